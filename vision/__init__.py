@@ -1,0 +1,1 @@
+"""Cards from pixels: frame sources, the mat and calibration, detection, identification, tracking."""

@@ -1,0 +1,1 @@
+"""The live page: a Flask app factory handed the session, SSE updates, a JSON API."""
