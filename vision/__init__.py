@@ -1,1 +1,1 @@
-"""Cards from pixels: frame sources, the mat and calibration, detection, identification, tracking."""
+"""Cards from pixels: frame sources, the mat, detection, identification, tracking."""
