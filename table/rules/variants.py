@@ -208,7 +208,7 @@ class Rules:
 
     # cards and deal
     players: int = 3                   # players dealt in
-    table_seats: int = 0               # seats at the table; 0 = same as players
+    seats_at_table: int = 0            # 001: a fourth may sit out; 0 = the players dealt in
     sit_out: SitOut = SitOut.DEALER_RIGHT
     partnerships: bool = False         # 4 players, partners opposite
     copies: int = 2                    # copies of each face: 2, or 4 for the double deck
@@ -276,11 +276,11 @@ class Rules:
     tie_break: TieBreak = TieBreak.BIDDER_OUT
     overtime_step: int = 250
 
-    def __post_init__(self) -> None:
-        if self.table_seats == 0:
-            object.__setattr__(self, "table_seats", self.players)
-
     # -- derived values -------------------------------------------------------------------
+
+    @property
+    def table_seats(self) -> int:
+        return self.seats_at_table or self.players
 
     @property
     def deck_size(self) -> int:

@@ -1,0 +1,59 @@
+"""The Pico's entry point (copied to the board as /main.py): binds the pins and runs the
+board's logic from /pinochle_fw/ over the USB serial line (MicroPython's stdin/stdout).
+
+Buttons connect a GPIO to ground (internal pull-up, pressed = low); lights and the buzzer are
+driven high to switch on (through a resistor, or a transistor for the buzzer).
+"""
+
+import os
+import select
+import sys
+import time
+
+from machine import Pin
+from pinochle_fw.board import Board
+
+# (GPIO, seat, button): seats 0-3 from the dealer's first deal; "T" is the table.
+BUTTON_PINS = (
+    (2, "0", "BID"), (3, "0", "PASS"),
+    (4, "1", "BID"), (5, "1", "PASS"),
+    (6, "2", "BID"), (7, "2", "PASS"),
+    (8, "3", "BID"), (9, "3", "PASS"),
+    (10, "T", "UNDO"),
+)
+# seat turn lights 0-3, then the trump suit lights: spades, hearts, clubs, diamonds
+LIGHT_PINS = (11, 12, 13, 14, 16, 17, 18, 19)
+BUZZER_PIN = 15
+MAX_READ = 256  # bytes taken from USB per loop, so the buttons keep being scanned
+
+
+def run() -> None:
+    buttons = [Pin(gpio, Pin.IN, Pin.PULL_UP) for gpio, _, _ in BUTTON_PINS]
+    lights = [Pin(gpio, Pin.OUT, value=0) for gpio in LIGHT_PINS]
+    buzzer = Pin(BUZZER_PIN, Pin.OUT, value=0)
+    usb_in, usb_out = sys.stdin.buffer, sys.stdout.buffer
+    poller = select.poll()
+    poller.register(sys.stdin, select.POLLIN)
+    last = time.ticks_ms()
+    now = 0
+    nonce = "".join("%02x" % b for b in os.urandom(4))
+    board = Board([(seat, name) for _, seat, name in BUTTON_PINS], usb_out.write, now, nonce)
+    while True:
+        tick = time.ticks_ms()
+        now += time.ticks_diff(tick, last)  # a running count: ticks_ms itself wraps
+        last = tick
+        data = bytearray()
+        while len(data) < MAX_READ and poller.poll(0):
+            data += usb_in.read(1)
+        if data:
+            board.receive(bytes(data), now)
+        board.scan([pin.value() == 0 for pin in buttons], now)
+        board.tick(now)
+        levels = board.light_levels(now)
+        for i in range(len(lights)):
+            lights[i].value(levels[i])
+        buzzer.value(board.buzzing(now))
+        time.sleep_ms(2)
+
+
+run()

@@ -1,0 +1,218 @@
+"""The button language: what a press means at this moment of the game.
+
+A seat has two buttons, BID and PASS; the table has UNDO. A press is a TAP or a long press
+(HOLD). What they do:
+
+- auction, your turn: each BID tap raises your bid to the next legal one (forbidden endings
+  skipped); taps within the raise window keep raising, and the bid goes in when you stop.
+  A long BID press puts the pending bid in at once. PASS passes, or, while a raise is pending,
+  takes the raise back.
+- Brooklyn, a 300 opening passed out: PASS pushes it to the dealer at 250; choosing trump with
+  BID keeps it.
+- naming trump, the declarer: each BID tap shows the next suit (spades, hearts, clubs,
+  diamonds) on the suit lights; a long BID press names the suit shown. PASS takes the choice
+  back. A long PASS press concedes (the voluntary set, the throw-in).
+- until the first lead: a long PASS press concedes for the declaring side.
+- UNDO takes back the last accepted event (and drops any choice still pending).
+
+A press out of turn is not dropped: it is sent as what it would mean and the game refuses it
+(the players hear the buzzer). A press that means nothing now is answered by the buzzer too.
+
+Pure: times are passed in, and the game is only read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from table.rules import (
+    ALL_SUITS,
+    BidMade,
+    Conceded,
+    Event,
+    Passed,
+    PushedToDealer,
+    Suit,
+    TrumpNamed,
+    Undone,
+)
+
+from .firmware.buttons import HOLD, TAP
+from .ports import phase_name
+
+BID = "BID"
+PASS = "PASS"
+UNDO = "UNDO"
+BUTTONS = (BID, PASS, UNDO)
+GESTURES = (TAP, HOLD)
+BEFORE_THE_LEAD = ("trump", "bury", "passing", "meld")
+
+
+@dataclass(frozen=True)
+class Press:
+    seat: int | None  # None: the table's UNDO
+    button: str
+    gesture: str
+    source: str       # "gpio", "serial"
+    at: float         # seconds, on the monotonic clock
+    wall: float       # seconds since the epoch, stamped on the event
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A choice a seat is making: a bid being raised, or a trump suit being shown."""
+
+    seat: int
+    bid: int | None = None
+    suit: Suit | None = None
+    commit_at: float | None = None  # a raised bid goes in by itself at this time
+
+    def describe(self, names: tuple[str, ...] | None = None) -> str:
+        who = names[self.seat] if names and self.seat < len(names) else f"seat {self.seat + 1}"
+        if self.bid is not None:
+            return f"{who} is bidding {self.bid}"
+        return f"{who} is choosing {self.suit.word if self.suit else 'a suit'} for trump"
+
+
+@dataclass(frozen=True)
+class Submit:
+    event: Event
+    seat: int | None
+
+
+@dataclass(frozen=True)
+class Refuse:
+    """Answered here with the buzzer: the press means nothing at this moment."""
+
+    seat: int | None
+    reason: str
+
+
+Action = Submit | Refuse
+
+
+class ButtonLanguage:
+    def __init__(self, raise_window: float) -> None:
+        self.raise_window = raise_window
+        self.pending: dict[int, Pending] = {}
+
+    def press(self, p: Press, game: Any) -> list[Action]:
+        if p.button == UNDO:
+            self.pending.clear()
+            return [Submit(Undone(source=p.source, at=p.wall), None)]
+        if p.seat is None or p.button not in (BID, PASS) or p.gesture not in GESTURES:
+            return [Refuse(p.seat, f"unknown button {p.button} {p.gesture}")]
+        phase = phase_name(game)
+        if phase == "auction":
+            return self._auction(p, game)
+        if phase in ("push", "trump"):
+            return self._trump(p, game, phase)
+        if phase in BEFORE_THE_LEAD:
+            return self._concede_only(p, "nothing to choose with BID now")
+        if phase == "play":
+            return self._concede_only(p, "the play has begun: cards are read by the camera")
+        return [Refuse(p.seat, "wait for the deal" if phase in ("deal", "hand-over")
+                       else "the game is over")]
+
+    def tick(self, now: float, wall: float, game: Any, source: str = "") -> list[Action]:
+        """Raised bids whose window has passed go in."""
+        actions: list[Action] = []
+        for seat, pending in list(self.pending.items()):
+            if pending.commit_at is not None and now >= pending.commit_at:
+                del self.pending[seat]
+                actions.append(self._bid(seat, pending.bid or 0, source, wall))
+        return actions
+
+    def deadline(self) -> float | None:
+        times = [p.commit_at for p in self.pending.values() if p.commit_at is not None]
+        return min(times) if times else None
+
+    def forget_stale(self, game: Any) -> bool:
+        """Drop choices of seats whose turn it no longer is (after an undo, say)."""
+        phase = phase_name(game)
+        stale = [seat for seat, p in self.pending.items()
+                 if game.turn != seat
+                 or (p.bid is not None and phase != "auction")
+                 or (p.suit is not None and phase not in ("push", "trump"))]
+        for seat in stale:
+            del self.pending[seat]
+        return bool(stale)
+
+    # -- the phases -------------------------------------------------------------------------
+
+    def _auction(self, p: Press, game: Any) -> list[Action]:
+        assert p.seat is not None
+        pending = self.pending.get(p.seat)
+        if p.button == PASS:
+            if pending is not None and p.gesture == TAP:
+                del self.pending[p.seat]  # the raise is taken back; nothing was said yet
+                return []
+            self.pending.pop(p.seat, None)
+            return [Submit(Passed(seat=p.seat, source=p.source, at=p.wall), p.seat)]
+        if p.gesture == HOLD:
+            amount = pending.bid if pending and pending.bid else _raise(game, p.seat, None)
+            self.pending.pop(p.seat, None)
+            return [self._bid(p.seat, amount, p.source, p.wall)]
+        if game.turn != p.seat:
+            return [self._bid(p.seat, _raise(game, p.seat, None), p.source, p.wall)]
+        amount = _raise(game, p.seat, pending.bid if pending else None)
+        self.pending[p.seat] = Pending(p.seat, bid=amount, commit_at=p.at + self.raise_window)
+        return []
+
+    def _trump(self, p: Press, game: Any, phase: str) -> list[Action]:
+        assert p.seat is not None
+        pending = self.pending.get(p.seat)
+        if p.button == PASS:
+            if pending is not None and p.gesture == TAP:
+                del self.pending[p.seat]
+                return []
+            if phase == "push" and p.gesture == TAP:
+                return [Submit(PushedToDealer(seat=p.seat, source=p.source, at=p.wall), p.seat)]
+            if p.gesture == HOLD:
+                self.pending.pop(p.seat, None)
+                return [Submit(Conceded(seat=p.seat, source=p.source, at=p.wall), p.seat)]
+            return [Refuse(p.seat, "hold PASS to concede; choose trump with BID")]
+        if game.turn != p.seat:  # sent as meant: the game refuses it
+            return [Submit(TrumpNamed(seat=p.seat, suit=ALL_SUITS[0], source=p.source,
+                                      at=p.wall), p.seat)]
+        if p.gesture == HOLD:
+            if pending is None or pending.suit is None:
+                return [Refuse(p.seat, "tap BID to show a suit, then hold BID to name it")]
+            del self.pending[p.seat]
+            return [Submit(TrumpNamed(seat=p.seat, suit=pending.suit, source=p.source,
+                                      at=p.wall), p.seat)]
+        suit = _next_suit(pending.suit if pending else None)
+        self.pending[p.seat] = Pending(p.seat, suit=suit)
+        return []
+
+    def _concede_only(self, p: Press, why: str) -> list[Action]:
+        assert p.seat is not None
+        if p.button == PASS and p.gesture == HOLD:
+            return [Submit(Conceded(seat=p.seat, source=p.source, at=p.wall), p.seat)]
+        return [Refuse(p.seat, why if p.button == BID else "hold PASS to concede")]
+
+    @staticmethod
+    def _bid(seat: int, amount: int, source: str, wall: float) -> Submit:
+        return Submit(BidMade(seat=seat, amount=amount, source=source, at=wall), seat)
+
+
+def _raise(game: Any, seat: int, pending: int | None) -> int:
+    """The next bid for `seat`: the lowest legal one, or one step above its pending bid."""
+    rules, high = game.rules, game.high_bid
+    lowest = rules.next_bid(high)
+    if pending is None:
+        must_bid = getattr(game, "must_bid", None)
+        forced = must_bid(seat) if callable(must_bid) else None
+        if isinstance(forced, int) and forced < lowest:
+            return forced  # a forced dealer may take it one under the minimum (004)
+        return int(lowest)
+    if pending < lowest:
+        return int(lowest)
+    return int(rules.next_bid(high, above=pending))
+
+
+def _next_suit(suit: Suit | None) -> Suit:
+    if suit is None:
+        return ALL_SUITS[0]
+    return ALL_SUITS[(ALL_SUITS.index(suit) + 1) % len(ALL_SUITS)]

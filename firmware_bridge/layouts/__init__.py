@@ -1,0 +1,1 @@
+"""The default wiring of a three-seat and a four-seat table (TOML, read by config.py)."""

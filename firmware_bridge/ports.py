@@ -1,0 +1,67 @@
+"""What the controls need from the game session, and what they drive: small Protocols.
+
+The real `table.session.Session` fits `SessionPort`; so does any test double that referees
+honestly. The game itself (legality of every press) stays with the session: the controls only
+read the current state to offer the next legal bid and to light the right seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from table.alerts import Alert
+from table.rules import Event, Rules, Suit
+
+
+class GameView(Protocol):
+    """The parts of the game state the buttons look at."""
+
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def phase(self) -> Any: ...  # a str enum ("auction", "trump", ...) or a plain str
+    @property
+    def turn(self) -> int | None: ...
+    @property
+    def high_bid(self) -> int | None: ...
+    @property
+    def declarer(self) -> int | None: ...
+    @property
+    def trump(self) -> Suit | None: ...
+
+
+class OutcomeView(Protocol):
+    @property
+    def accepted(self) -> bool: ...
+    @property
+    def reason(self) -> str | None: ...
+
+
+class SessionPort(Protocol):
+    """`submit` blocks until the session has refereed the event; `subscribe` calls back (from
+    any thread) after every change and returns a function that unsubscribes."""
+
+    @property
+    def game(self) -> Any: ...  # a GameView
+
+    def submit(self, event: Event, timeout: float | None = None) -> Any: ...  # an OutcomeView
+
+    def subscribe(self, callback: Callable[..., Any]) -> Callable[[], Any]: ...
+
+    def alert(self, alert: Alert) -> Any: ...
+
+
+class Lights(Protocol):
+    """Where the turn lights, trump lights and buzzer are: GPIO pins, or the serial board."""
+
+    def show(self, lit: int, blink: int) -> None:
+        """Bit masks: bits 0-3 the seats' turn lights, bits 4-7 the suit lights (S H C D)."""
+
+    def buzz(self, on_ms: int, off_ms: int, times: int) -> None: ...
+
+
+def phase_name(game: Any) -> str:
+    """The phase as plain text, whether the game keeps an enum or a string."""
+    phase = getattr(game, "phase", "")
+    return str(getattr(phase, "value", phase))

@@ -1,0 +1,130 @@
+"""A game out of the journal: everything as JSON, and a score sheet players can read (CSV)."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+from typing import Any
+
+from table.journal import GameRecord, Journal
+from table.rules import Scoring
+from table.rules.game import Game
+from table.rules.scoring import HandResult
+from table.session import replay_journal
+
+FORMAT = "pinochle-table game"
+FORMAT_VERSION = 1
+
+
+def game_json(journal: Journal, game_id: int) -> dict[str, Any]:
+    """The whole game: setup, every journal entry (refused ones with their reason), alerts,
+    the hands played and where it stands."""
+    record = journal.game(game_id)
+    game = replay_journal(journal, record)
+    return {
+        "format": FORMAT,
+        "version": FORMAT_VERSION,
+        "game": {
+            "id": record.id,
+            "created": _when(record.created),
+            "variant": record.variant,
+            "options": record.options,
+            "seats": list(record.names),
+            "first_dealer": record.first_dealer,
+        },
+        "entries": [
+            {"number": e.number, "accepted": e.accepted, "reason": e.reason,
+             "logged": _when(e.logged), "event": e.event.to_dict()}
+            for e in journal.events(game_id)
+        ],
+        "alerts": [
+            {"id": a.id, "after_entry": a.after_event, "logged": _when(a.logged),
+             "alert": a.alert.to_dict()}
+            for a in journal.alerts(game_id)
+        ],
+        "hands": [_hand_json(h, record.names) for h in hands_played(game)],
+        "standing": {
+            "phase": game.phase.value,
+            "hand_number": game.hand_number,
+            "scores": dict(zip(record.names, game.scores, strict=True)),
+            "winner": None if game.winner is None else record.names[game.winner],
+            "position": game.position(),
+        },
+    }
+
+
+def hands_played(game: Game) -> list[HandResult]:
+    """The results of the finished hands, the current one included once it is scored."""
+    done = list(game.history)
+    if game.result is not None:
+        done.append(game.result)
+    return done
+
+
+def score_sheet(journal: Journal, game_id: int) -> str:
+    """The score sheet as CSV: one row per hand, each seat's meld, tricks, change and total."""
+    record = journal.game(game_id)
+    game = replay_journal(journal, record)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    for row in score_rows(record, game):
+        writer.writerow(row)
+    return out.getvalue()
+
+
+def score_rows(record: GameRecord, game: Game) -> list[list[str]]:
+    names = record.names
+    money = game.rules.scoring in (Scoring.STAKES, Scoring.POT)
+    unit = "stakes" if money else "score"
+    header = ["hand", "dealer", "declarer", "bid", "trump", "outcome"]
+    for name in names:
+        header += [f"{name} meld", f"{name} tricks", f"{name} {unit}", f"{name} total"]
+    rows = [header]
+    totals = [0] * len(names)
+    for hand in hands_played(game):
+        change = hand.ledger_change if money else hand.score_change
+        row = [str(hand.hand_number), names[hand.dealer],
+               "" if hand.declarer is None else names[hand.declarer],
+               "" if hand.bid is None else str(hand.bid),
+               "" if hand.trump is None else hand.trump.word,
+               hand.outcome + (f" ({hand.note})" if hand.note else "")]
+        for seat in range(len(names)):
+            totals[seat] += change[seat]
+            meld = str(hand.meld[seat]) if hand.meld_counted[seat] else f"({hand.meld[seat]})"
+            row += [meld, str(hand.tricks[seat]), f"{change[seat]:+d}", str(totals[seat])]
+        rows.append(row)
+    final = game.ledger if money else game.scores
+    last = ["total", "", "", "", "", _standing_text(game)]
+    for seat in range(len(names)):
+        last += ["", "", "", str(final[seat])]
+    rows.append(last)
+    return rows
+
+
+def _standing_text(game: Game) -> str:
+    if game.winner is not None:
+        return f"{game.names[game.winner]} wins"
+    return f"{game.phase.value}, hand {game.hand_number}"
+
+
+def _hand_json(hand: HandResult, names: tuple[str, ...]) -> dict[str, Any]:
+    return {
+        "hand": hand.hand_number,
+        "dealer": names[hand.dealer],
+        "declarer": None if hand.declarer is None else names[hand.declarer],
+        "bid": hand.bid,
+        "trump": None if hand.trump is None else str(hand.trump),
+        "outcome": hand.outcome,
+        "note": hand.note,
+        "meld": list(hand.meld),
+        "meld_counted": list(hand.meld_counted),
+        "tricks": list(hand.tricks),
+        "score_change": list(hand.score_change),
+        "ledger_change": list(hand.ledger_change),
+    }
+
+
+def _when(seconds: float) -> str:
+    """A journal time as ISO 8601 in UTC."""
+    return dt.datetime.fromtimestamp(seconds, dt.UTC).isoformat(timespec="milliseconds")

@@ -1,0 +1,918 @@
+"""The game as a state machine: `Game.apply(event)` returns the next position or raises
+`IllegalAction` naming the rule broken and the position.
+
+A `Game` is an immutable value. Hands are known (simulation, tests: `HandDealt` carries them,
+and every play is checked at once) or hidden (a real table: only what is laid on the mat is
+seen; turn order and card counts are checked at once, and a renege is proven as soon as a
+later play shows the player held a card the rule required; see reneges.py).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar
+
+from . import scoring
+from .cards import Card, Rank, Suit
+from .events import (
+    BidMade,
+    Buried,
+    CardPlayed,
+    CardsPassed,
+    Conceded,
+    Corrected,
+    Event,
+    HandDealt,
+    KittyShown,
+    MeldShown,
+    Passed,
+    PushedToDealer,
+    ThrownIn,
+    TrickGathered,
+    TrumpNamed,
+    Undone,
+)
+from .meld import MeldResult, best_meld
+from .reneges import Play, Renege, prove_reneges
+from .scoring import HandResult
+from .seats import active_seats, default_names, partner_of, side_of
+from .tricks import card_points, play_error, trick_winner
+from .variants import AllPass, NineThrowIn, Rules, Scoring, WhoMelds
+
+
+class Phase(enum.Enum):
+    DEAL = "deal"
+    AUCTION = "auction"
+    PUSH = "push"
+    TRUMP = "trump"
+    BURY = "bury"
+    PASSING = "passing"
+    MELD = "meld"
+    PLAY = "play"
+    HAND_OVER = "hand-over"
+    GAME_OVER = "game-over"
+
+
+class IllegalAction(ValueError):
+    """An event the rules do not allow now. `reason` is one sentence for the players."""
+
+    def __init__(self, reason: str, position: str) -> None:
+        super().__init__(f"{reason} in {position}")
+        self.reason = reason
+        self.position = position
+
+
+def _counts(cards: Iterable[Card]) -> list[int]:
+    c = [0] * 24
+    for card in cards:
+        c[card.index] += 1
+    return c
+
+
+def _remove(hand: tuple[Card, ...], cards: Sequence[Card]) -> tuple[Card, ...] | None:
+    """`hand` less `cards` (as multisets), or None if some card is not in it."""
+    rest = list(hand)
+    for c in cards:
+        try:
+            rest.remove(c)
+        except ValueError:
+            return None
+    return tuple(rest)
+
+
+class Game:
+    """A position: the game-level scores and the state of the hand in progress."""
+
+    __slots__ = (
+        # the game
+        "bidders_only", "checks", "dealer", "deals_done", "hand_number", "history", "ledger",
+        "names", "pot", "rules", "scores", "sets", "start", "target", "winner",
+        # the hand
+        "active", "bid", "bids", "buried", "bury_done", "conceded", "counters", "declarer",
+        "events", "hands", "high_bid", "high_bidder", "kitty", "kitty_shown", "meld_cards",
+        "melds", "passed", "passes", "phase", "plays", "reneges", "result", "spoke", "taken",
+        "trick", "trick_full", "trick_leader", "tricks", "trump", "turn", "won_tricks",
+        "discards",
+    )
+    _SLOTS: ClassVar[tuple[str, ...]] = __slots__
+
+    rules: Rules
+    names: tuple[str, ...]
+    scores: tuple[int, ...]
+    ledger: tuple[int, ...]
+    checks: tuple[int, ...]
+    sets: tuple[int, ...]
+    pot: int
+    target: int
+    dealer: int
+    hand_number: int
+    deals_done: int
+    winner: int | None
+    bidders_only: frozenset[int] | None
+    history: tuple[HandResult, ...]
+    start: Game | None
+    phase: Phase
+    turn: int | None
+    active: tuple[int, ...]
+    hands: tuple[tuple[Card, ...], ...] | None
+    kitty: tuple[Card, ...] | None
+    kitty_shown: bool
+    bids: tuple[tuple[int, int | None], ...]
+    passed: frozenset[int]
+    spoke: frozenset[int]
+    high_bid: int | None
+    high_bidder: int | None
+    declarer: int | None
+    bid: int | None
+    trump: Suit | None
+    buried: tuple[Card, ...] | None
+    bury_done: bool
+    discards: tuple[tuple[Card, ...] | None, ...]
+    passes: tuple[tuple[int, int, tuple[Card, ...] | None], ...]
+    melds: tuple[MeldResult | None, ...]
+    meld_cards: tuple[tuple[Card, ...], ...]
+    conceded: bool
+    trick: tuple[tuple[int, Card], ...]
+    trick_leader: int | None
+    trick_full: bool
+    tricks: tuple[tuple[tuple[int, Card], ...], ...]
+    taken: tuple[int, ...]
+    counters: tuple[int, ...]
+    won_tricks: tuple[int, ...]
+    plays: tuple[Play, ...]
+    reneges: tuple[Renege, ...]
+    result: HandResult | None
+    events: tuple[Event, ...]
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("a Game is immutable: apply an event to get the next one")
+
+    def _evolve(self, **changes: Any) -> Game:
+        new = object.__new__(Game)
+        get = changes.get
+        for name in Game._SLOTS:
+            object.__setattr__(new, name, get(name, getattr(self, name)))
+        return new
+
+    # -- construction ---------------------------------------------------------------------
+
+    @classmethod
+    def _new(cls, rules: Rules, names: Sequence[str], dealer: int) -> Game:
+        n = rules.table_seats
+        g = object.__new__(Game)
+        for name in Game._SLOTS:
+            object.__setattr__(g, name, None)
+        zeros = (0,) * n
+        values: dict[str, Any] = dict(
+            rules=rules, names=tuple(names), scores=zeros, ledger=zeros, checks=zeros,
+            sets=zeros, pot=0, target=rules.target, dealer=dealer, hand_number=0,
+            deals_done=0, winner=None, bidders_only=None, history=(), start=None,
+        )
+        for k, v in values.items():
+            object.__setattr__(g, k, v)
+        g = g._fresh_hand()
+        if rules.scoring is Scoring.POT and rules.pot_ante:
+            g = g._evolve(pot=rules.pot_ante * n,
+                          ledger=tuple(-rules.pot_ante for _ in range(n)))
+        return g._evolve(start=None)._with_start()
+
+    def _with_start(self) -> Game:
+        """Remember this (DEAL-phase) position as the start of the hand, for the notation."""
+        g = self._evolve(start=None)
+        return g._evolve(start=g)
+
+    def _fresh_hand(self) -> Game:
+        n = self.rules.table_seats
+        zeros = (0,) * n
+        return self._evolve(
+            phase=Phase.DEAL if self.winner is None else Phase.GAME_OVER, turn=None,
+            active=active_seats(self.rules, self.dealer), hands=None, kitty=None,
+            kitty_shown=False, bids=(), passed=frozenset(), spoke=frozenset(), high_bid=None,
+            high_bidder=None, declarer=None, bid=None, trump=None, buried=None,
+            bury_done=False, discards=(None,) * n, passes=(), melds=(None,) * n,
+            meld_cards=((),) * n, conceded=False, trick=(), trick_leader=None,
+            trick_full=False, tricks=(), taken=zeros, counters=zeros, won_tricks=zeros,
+            plays=(), reneges=(), result=None, events=(),
+        )
+
+    # -- value semantics ------------------------------------------------------------------
+
+    def position(self) -> str:
+        """The compact notation of this position (see notation.py)."""
+        from .notation import position_text
+        return position_text(self)
+
+    @classmethod
+    def parse(cls, text: str) -> Game:
+        """The position written by `position()`."""
+        from .notation import parse_position
+        return parse_position(text)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self.position() == other.position()
+
+    def __hash__(self) -> int:
+        return hash(self.position())
+
+    def __repr__(self) -> str:
+        return f"Game.parse({self.position()!r})"
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    @property
+    def known(self) -> bool:
+        """Whether every hand is known (simulation) rather than hidden (a real table)."""
+        return self.hands is not None
+
+    def name(self, seat: int) -> str:
+        return self.names[seat]
+
+    def side(self, seat: int) -> int:
+        return side_of(self.rules, seat)
+
+    def hand_of(self, seat: int) -> tuple[Card, ...] | None:
+        """The cards `seat` holds now, where hands are known."""
+        return None if self.hands is None else self.hands[seat]
+
+    def _refuse(self, reason: str) -> IllegalAction:
+        return IllegalAction(reason, self.position())
+
+    def _next_active(self, seat: int) -> int:
+        a = self.active
+        return a[(a.index(seat) + 1) % len(a)]
+
+    def _expect_turn(self, seat: int, what: str) -> None:
+        if not 0 <= seat < self.rules.table_seats:
+            raise self._refuse(f"there is no seat {seat}")
+        if seat not in self.active:
+            raise self._refuse(f"{self.name(seat)} sits out this hand")
+        if self.turn is not None and seat != self.turn:
+            raise self._refuse(f"it is {self.name(self.turn)}'s turn to {what}, "
+                               f"not {self.name(seat)}'s")
+
+    @property
+    def legal_bid_range(self) -> tuple[int, ...]:
+        """The next few legal bids for the seat to speak (for buttons and the page)."""
+        if self.phase is not Phase.AUCTION:
+            return ()
+        out: list[int] = []
+        high = self.high_bid
+        amount = self.rules.next_bid(high)
+        while len(out) < 6:
+            out.append(amount)
+            amount = self.rules.next_bid(high, above=amount)
+        return tuple(out)
+
+    def must_bid(self, seat: int) -> int | None:
+        """The amount `seat` is forced to bid now (it may not pass), or None."""
+        r = self.rules
+        if self.phase is not Phase.AUCTION or seat != self.turn or self.high_bid is not None:
+            return None
+        others = [s for s in self.active if s != seat]
+        if r.all_pass is AllPass.OPENER_FORCED and not self.bids:
+            return r.min_bid
+        if r.all_pass is AllPass.DEALER_FORCED and all(s in self.passed for s in others):
+            if r.dealer_forced_needs_meld and not self._holds_meld(seat):
+                return None
+            return r.forced_bid
+        if r.must_open_with_meld and self._holds_meld(seat):
+            return r.min_bid
+        return None
+
+    def _holds_meld(self, seat: int) -> bool:
+        hand = self.hand_of(seat)
+        return hand is not None and holds_meld(hand)
+
+
+    # -- apply -----------------------------------------------------------------------------
+
+    def apply(self, event: Event) -> Game:
+        """The position after `event`, or `IllegalAction` with the reason."""
+        handler = _HANDLERS.get(type(event))
+        if handler is None:
+            if isinstance(event, Corrected | Undone):
+                raise self._refuse("corrections and undo are applied by replaying the "
+                                   "journal (table.rules.replay)")
+            raise self._refuse(f"{type(event).__name__} is not a game event")
+        if self.phase is Phase.GAME_OVER:
+            raise self._refuse("the game is over")
+        g = handler(self, event)
+        return g._evolve(events=g.events + (event,))
+
+    # -- the deal ---------------------------------------------------------------------------
+
+    def _on_dealt(self, e: HandDealt) -> Game:
+        if self.phase not in (Phase.DEAL, Phase.HAND_OVER):
+            raise self._refuse("the hand in progress is not finished")
+        g = self
+        if self.phase is Phase.HAND_OVER:
+            g = self._next_deal()
+        r = g.rules
+        if e.dealer != g.dealer:
+            raise g._refuse(f"it is {g.name(g.dealer)}'s deal, not {g.name(e.dealer)}'s")
+        hands = None
+        if e.hands is not None:
+            if len(e.hands) != r.table_seats:
+                raise g._refuse(f"a deal needs a hand for each of {r.table_seats} seats")
+            for s in range(r.table_seats):
+                want = r.hand_size if s in g.active else 0
+                if len(e.hands[s]) != want:
+                    raise g._refuse(f"{g.name(s)} must be dealt {want} cards, "
+                                    f"not {len(e.hands[s])}")
+            kitty = e.kitty or ()
+            if len(kitty) != r.kitty_size:
+                raise g._refuse(f"the kitty must have {r.kitty_size} cards")
+            dealt = _counts(c for h in e.hands for c in h)
+            for i, n in enumerate(_counts(kitty)):
+                dealt[i] += n
+            if r.draw_from_stock:
+                over = [i for i, n in enumerate(dealt) if n > r.copies]
+            else:
+                over = [i for i, n in enumerate(dealt) if n != (r.copies if (
+                    r.nines or Card.from_index(i).rank is not Rank.NINE) else 0)]
+            if over:
+                raise g._refuse(f"that deal is not one deck: {Card.from_index(over[0])} "
+                                f"is dealt {dealt[over[0]]} times")
+            hands = tuple(tuple(h) for h in e.hands)
+        first = g.active[0]
+        g = g._with_start()
+        return g._evolve(
+            phase=Phase.AUCTION, turn=first, hands=hands,
+            kitty=tuple(e.kitty) if e.kitty is not None else None,
+            hand_number=g.hand_number + 1,
+        )
+
+    def _next_deal(self) -> Game:
+        """From a finished hand to the next deal (the dealer moves left unless it is redealt)."""
+        assert self.result is not None
+        redeal = self.result.redeal
+        dealer = self.dealer if redeal else (self.dealer + 1) % self.rules.table_seats
+        g = self._evolve(dealer=dealer, history=self.history + (self.result,))
+        return g._fresh_hand()
+
+    def _on_thrown_in(self, e: ThrownIn) -> Game:
+        if self.phase is not Phase.AUCTION or self.bids:
+            raise self._refuse("a hand can be thrown in only before the bidding starts")
+        r = self.rules
+        if e.reason == "agreed":
+            if not r.throw_in_by_agreement:
+                raise self._refuse(f"{r.name} does not allow throwing in by agreement")
+        else:
+            if not r.nine_throw_ins:
+                raise self._refuse(f"{r.name} plays every deal: no throw-in for nines")
+            hand = self.hand_of(e.seat)
+            if hand is not None and not nines_qualify(hand, r):
+                raise self._refuse(f"{self.name(e.seat)}'s hand does not qualify for a "
+                                   f"throw-in ({_nine_rules_text(r)})")
+        return self._end_unplayed(scoring.thrown_in(
+            self, f"{self.name(e.seat)} threw in: {e.reason or 'nines'}", redeal=True))
+
+    # -- the auction -------------------------------------------------------------------------
+
+    def _on_bid(self, e: BidMade) -> Game:
+        if self.phase is not Phase.AUCTION:
+            raise self._refuse(f"there is no auction now ({self.phase.value})")
+        self._expect_turn(e.seat, "bid")
+        if self.bidders_only is not None and e.seat not in self.bidders_only:
+            raise self._refuse("only the tied players may bid in this tie-break hand")
+        forced = self.must_bid(e.seat)
+        err = self.rules.bid_error(e.amount, self.high_bid)
+        if err is not None and not (forced is not None and e.amount == forced):
+            raise self._refuse(f"{self.name(e.seat)} cannot bid {e.amount}: {err}")
+        g = self._evolve(bids=self.bids + ((e.seat, e.amount),), high_bid=e.amount,
+                         high_bidder=e.seat, spoke=self.spoke | {e.seat})
+        return g._after_speech(e.seat)
+
+    def _on_pass(self, e: Passed) -> Game:
+        if self.phase is not Phase.AUCTION:
+            raise self._refuse(f"there is no auction now ({self.phase.value})")
+        self._expect_turn(e.seat, "bid")
+        forced = self.must_bid(e.seat)
+        if forced is not None:
+            raise self._refuse(f"{self.name(e.seat)} may not pass: must bid at least {forced}")
+        g = self._evolve(bids=self.bids + ((e.seat, None),), passed=self.passed | {e.seat},
+                         spoke=self.spoke | {e.seat})
+        return g._after_speech(e.seat)
+
+    def _after_speech(self, seat: int) -> Game:
+        r = self.rules
+        live = [s for s in self.active if s not in self.passed]
+        if r.single_round:
+            if len(self.spoke) < len(self.active):
+                return self._evolve(turn=self._next_active(seat))
+            if self.high_bidder is None:
+                return self._all_passed()
+            return self._auction_won()
+        if self.high_bidder is not None and live == [self.high_bidder]:
+            return self._auction_won()
+        if not live:
+            return self._all_passed()
+        nxt = self._next_active(seat)
+        while nxt in self.passed:
+            nxt = self._next_active(nxt)
+        return self._evolve(turn=nxt)
+
+    def _all_passed(self) -> Game:
+        return self._end_unplayed(scoring.thrown_in(self, "everyone passed", redeal=False))
+
+    def _end_unplayed(self, result: HandResult) -> Game:
+        g = scoring.apply_result(self, result)
+        return g._evolve(phase=Phase.HAND_OVER, turn=None, result=result)
+
+    def _auction_won(self) -> Game:
+        r = self.rules
+        assert self.high_bidder is not None and self.high_bid is not None
+        g = self._evolve(declarer=self.high_bidder, bid=self.high_bid)
+        pushable = (r.push_to_dealer and self.high_bid == r.push_from_bid
+                    and len([b for b in self.bids if b[1] is not None]) == 1
+                    and self.dealer in self.active and self.high_bidder != self.dealer)
+        if pushable:
+            return g._evolve(phase=Phase.PUSH, turn=self.high_bidder)
+        return g._after_contract()
+
+    def _on_push(self, e: PushedToDealer) -> Game:
+        if self.phase is not Phase.PUSH:
+            raise self._refuse("only a 300 opening passed out may be pushed to the dealer")
+        self._expect_turn(e.seat, "keep the bid or push it")
+        g = self._evolve(declarer=self.dealer, bid=self.rules.push_to_dealer)
+        return g._after_contract()
+
+    def _after_contract(self) -> Game:
+        """The auction is over: on to the kitty and trump."""
+        return self._evolve(phase=Phase.TRUMP, turn=self.declarer)
+
+    # -- kitty, trump, bury, passing -----------------------------------------------------------
+
+    def _leave_push(self, seat: int) -> Game:
+        """Anything the 300 bidder does but push keeps the bid."""
+        if self.phase is Phase.PUSH:
+            self._expect_turn(seat, "keep the bid or push it")
+            return self._after_contract()
+        return self
+
+    def _on_kitty(self, e: KittyShown) -> Game:
+        r = self.rules
+        g = self._leave_push(self.declarer if self.declarer is not None else -1) \
+            if self.phase is Phase.PUSH else self
+        if r.kitty_size == 0:
+            raise g._refuse(f"{r.name} has no kitty")
+        if g.phase is Phase.AUCTION and r.kitty_reveal_auction:
+            return g._reveal_kitty_in_auction(e)
+        if g.phase is not Phase.TRUMP or g.kitty_shown:
+            raise g._refuse("the kitty is shown once, by the declarer, before naming trump")
+        cards = tuple(e.cards)
+        if len(cards) != r.kitty_size:
+            raise g._refuse(f"the kitty has {r.kitty_size} cards, not {len(cards)}")
+        if g.kitty is not None and sorted(g.kitty) != sorted(cards):
+            raise g._refuse(f"the kitty dealt was {_fmt(g.kitty)}, not {_fmt(cards)}")
+        g = g._evolve(kitty=cards, kitty_shown=True)
+        g._check_seen(g.declarer if g.declarer is not None else 0, cards, "kitty")
+        return g._take_kitty()
+
+    def _reveal_kitty_in_auction(self, e: KittyShown) -> Game:
+        shown = tuple(e.cards)
+        if not 1 <= len(shown) <= self.rules.kitty_size:
+            raise self._refuse("show one more kitty card after each round of bidding")
+        if self.kitty is not None and _remove(self.kitty, shown) is None:
+            raise self._refuse(f"{_fmt(shown)} is not in the kitty")
+        return self
+
+    def _take_kitty(self) -> Game:
+        """The declarer picks the kitty up (into a known hand)."""
+        if self.hands is None or self.kitty is None or self.declarer is None:
+            return self
+        d = self.declarer
+        if len(self.hands[d]) > self.rules.hand_size:
+            return self  # already taken
+        hands = list(self.hands)
+        hands[d] = hands[d] + self.kitty
+        return self._evolve(hands=tuple(hands))
+
+    def _on_trump(self, e: TrumpNamed) -> Game:
+        g = self._leave_push(e.seat)
+        if g.phase not in (Phase.TRUMP, Phase.BURY) or g.trump is not None:
+            raise g._refuse("trump is named once, by the declarer, after the auction")
+        g._expect_turn(e.seat, "name trump")
+        if e.seat != g.declarer:
+            raise g._refuse(f"only the declarer ({g.name(g.declarer or 0)}) names trump")
+        g = g._take_kitty()._evolve(trump=e.suit)
+        return g._advance()
+
+    def _on_buried(self, e: Buried) -> Game:
+        r = self.rules
+        if r.draw_from_stock:
+            return self._on_discards(e)
+        g = self._leave_push(e.seat)
+        if r.bury == 0:
+            raise g._refuse(f"nobody buries in {r.name}")
+        if g.bury_done:
+            raise g._refuse("the declarer has already buried")
+        if g.declarer is None or g.phase not in (Phase.TRUMP, Phase.BURY, Phase.MELD):
+            raise g._refuse("the declarer buries after taking the kitty")
+        if e.seat != g.declarer:
+            raise g._refuse(f"only the declarer ({g.name(g.declarer)}) buries")
+        if g.phase is Phase.MELD and not r.meld_before_bury:
+            raise g._refuse("bury before showing meld")
+        g = g._take_kitty()
+        hands = g.hands
+        if e.cards is not None:
+            if len(e.cards) != r.bury:
+                raise g._refuse(f"bury exactly {r.bury} cards, not {len(e.cards)}")
+            if hands is not None:
+                rest = _remove(hands[e.seat], e.cards)
+                if rest is None:
+                    raise g._refuse(f"{g.name(e.seat)} does not hold {_fmt(e.cards)}")
+                if g.melds[e.seat] is not None and _remove(rest, g.meld_cards[e.seat]) is None:
+                    raise g._refuse("buried cards cannot be melded: take them out of the meld")
+                hands = hands[:e.seat] + (rest,) + hands[e.seat + 1:]
+            g._check_seen(e.seat, e.cards, "bury")
+        elif hands is not None:
+            raise g._refuse("with the hands known, say which cards are buried")
+        g = g._evolve(hands=hands, bury_done=True,
+                      buried=tuple(e.cards) if e.cards is not None else None)
+        return g._advance()
+
+    def _on_discards(self, e: Buried) -> Game:
+        """Two-handed: a player's discard pile, shown so its counters can be scored."""
+        if e.cards is None:
+            raise self._refuse("show the discard pile so its counters can be counted")
+        if len(e.cards) != self.rules.hand_size:
+            raise self._refuse(f"a discard pile has {self.rules.hand_size} cards")
+        if self.discards[e.seat] is not None:
+            raise self._refuse(f"{self.name(e.seat)}'s discards are already counted")
+        discards = list(self.discards)
+        discards[e.seat] = tuple(e.cards)
+        g = self._evolve(discards=tuple(discards))
+        if g.phase is Phase.PLAY and len(g.tricks) == g.rules.hand_size:
+            return g._finish_if_counted()
+        return g
+
+    def _on_cards_passed(self, e: CardsPassed) -> Game:
+        r = self.rules
+        if r.pass_cards == 0:
+            raise self._refuse(f"partners do not pass cards in {r.name}")
+        if self.phase not in (Phase.PASSING, Phase.MELD) or self.declarer is None:
+            raise self._refuse("cards are passed after trump is named")
+        d = self.declarer
+        partner = partner_of(r, d)
+        step = len(self.passes)
+        want = (partner, d) if step == 0 else (d, partner) if step == 1 else None
+        if want is None:
+            raise self._refuse("the cards have already been passed both ways")
+        if (e.seat, e.to_seat) != want:
+            a, b = want
+            raise self._refuse(f"now {self.name(a or 0)} passes {r.pass_cards} cards to "
+                               f"{self.name(b or 0)}")
+        hands = self.hands
+        if e.cards is not None:
+            if len(e.cards) != r.pass_cards:
+                raise self._refuse(f"pass exactly {r.pass_cards} cards")
+            if hands is not None:
+                rest = _remove(hands[e.seat], e.cards)
+                if rest is None:
+                    raise self._refuse(f"{self.name(e.seat)} does not hold {_fmt(e.cards)}")
+                if e.seat == d and self.melds[d] is not None and \
+                        _remove(rest, self.meld_cards[d]) is None:
+                    raise self._refuse("the declarer's meld stays on the table: pass back "
+                                       "other cards")
+                h = list(hands)
+                h[e.seat] = rest
+                h[e.to_seat] = h[e.to_seat] + tuple(e.cards)
+                hands = tuple(h)
+        elif hands is not None:
+            raise self._refuse("with the hands known, say which cards are passed")
+        g = self._evolve(hands=hands, passes=self.passes + (
+            (e.seat, e.to_seat, tuple(e.cards) if e.cards is not None else None),))
+        return g._advance()
+
+    def _advance(self) -> Game:
+        """Work out the phase after the declarer's choices (trump, bury, passing)."""
+        r = self.rules
+        d = self.declarer
+        if self.trump is None:
+            return self._evolve(phase=Phase.TRUMP, turn=d)
+        if r.bury and not self.bury_done and not r.meld_before_bury:
+            return self._evolve(phase=Phase.BURY, turn=d)
+        if r.pass_cards and not self.passes:
+            return self._evolve(phase=Phase.PASSING, turn=partner_of(r, d or 0))
+        return self._evolve(phase=Phase.MELD, turn=d)
+
+    # -- meld --------------------------------------------------------------------------------
+
+    def _on_meld(self, e: MeldShown) -> Game:
+        r = self.rules
+        if self.phase is Phase.HAND_OVER and self.conceded and self.result is not None:
+            return self._late_meld(e)
+        if self.phase not in (Phase.MELD, Phase.PASSING) or self.trump is None:
+            raise self._refuse("meld is shown after trump is named, before the first lead")
+        if e.seat not in self.active:
+            raise self._refuse(f"{self.name(e.seat)} sits out this hand")
+        if r.who_melds is WhoMelds.DECLARER and e.seat != self.declarer:
+            raise self._refuse(f"only the declarer melds in {r.name}")
+        if r.pass_cards and e.seat != self.declarer and len(self.passes) < 2:
+            raise self._refuse("the others meld after the declarer has passed cards back")
+        if self.phase is Phase.PASSING and e.seat != self.declarer:
+            raise self._refuse("the others meld after the cards are passed")
+        cards = tuple(e.cards)
+        hand = self.hand_of(e.seat)
+        if hand is not None and _remove(hand, cards) is None:
+            raise self._refuse(f"{self.name(e.seat)} does not hold {_fmt(cards)}")
+        if e.seat == self.declarer and self.buried is not None and hand is None and \
+                not self._fits_with_buried(cards):
+            raise self._refuse("buried cards cannot be melded")
+        self._check_seen(e.seat, cards, "meld")
+        result = best_meld(cards, self.trump, r)
+        melds = self.melds[:e.seat] + (result,) + self.melds[e.seat + 1:]
+        meld_cards = self.meld_cards[:e.seat] + (cards,) + self.meld_cards[e.seat + 1:]
+        return self._evolve(melds=melds, meld_cards=meld_cards)
+
+    def _fits_with_buried(self, cards: tuple[Card, ...]) -> bool:
+        assert self.buried is not None
+        counts = _counts(cards)
+        for i, n in enumerate(_counts(self.buried)):
+            counts[i] += n
+        return max(counts) <= self.rules.copies
+
+    def _late_meld(self, e: MeldShown) -> Game:
+        """After a concession the opponents may still lay down meld that scores."""
+        assert self.result is not None and self.trump is not None
+        if not self.result.opponents_score_meld or e.seat == self.declarer or \
+                self.side(e.seat) == self.side(self.declarer or 0):
+            raise self._refuse("the hand is over")
+        result = best_meld(e.cards, self.trump, self.rules)
+        melds = self.melds[:e.seat] + (result,) + self.melds[e.seat + 1:]
+        g = self._evolve(melds=melds)
+        return g._finish_hand(conceded=True)
+
+    # -- conceding ---------------------------------------------------------------------------
+
+    def _on_conceded(self, e: Conceded) -> Game:
+        r = self.rules
+        g = self._leave_push(e.seat) if self.phase is Phase.PUSH else self
+        if g.declarer is None or g.phase not in (Phase.TRUMP, Phase.BURY, Phase.PASSING,
+                                                 Phase.MELD):
+            raise g._refuse("only the declaring side may concede, before the first lead")
+        if g.side(e.seat) != g.side(g.declarer):
+            raise g._refuse(f"only {g.name(g.declarer)}'s side may concede")
+        unseen = r.kitty_size > 0 and not g.kitty_shown and g.trump is None
+        if unseen and r.concede_unseen and g.bid is not None and g.bid <= r.min_bid:
+            return g._finish_hand(conceded=True, unseen=True)
+        if r.voluntary_set:
+            if g.trump is not None:
+                raise g._refuse("a voluntary set is taken before naming trump")
+            return g._finish_hand(conceded=True)
+        if r.concede_names_trump and g.trump is None:
+            raise g._refuse("name trump first: the others score their meld")
+        if r.concede_margin:
+            meld = g._side_meld(g.side(g.declarer))
+            if g.bid is not None and g.bid - meld <= r.concede_margin:
+                raise g._refuse(f"the bid can still be made with the cards: play it out "
+                                f"(meld {meld} is within {r.concede_margin} of {g.bid})")
+            if g.phase is not Phase.MELD:
+                raise g._refuse("concede after the declaring side has melded")
+        elif not (r.concede_after_meld or r.concede_names_trump or r.forced_concede_margin
+                  or r.scoring is Scoring.ALTERNATE):
+            raise g._refuse(f"{r.name} does not allow conceding")
+        if g.trump is None and not unseen:
+            raise g._refuse("name trump before conceding")
+        return g._finish_hand(conceded=True)
+
+    def _side_meld(self, side: int) -> int:
+        return sum(m.total for s, m in enumerate(self.melds)
+                   if m is not None and self.side(s) == side)
+
+    # -- the play ----------------------------------------------------------------------------
+
+    def _on_play(self, e: CardPlayed) -> Game:
+        g = self
+        if g.phase is Phase.MELD:
+            g = g._begin_play(e.seat)
+        elif g.phase is not Phase.PLAY:
+            raise g._refuse(f"no card can be played now ({g.phase.value}): "
+                            + _phase_hint(g))
+        if g.trick_full:
+            g = g._gather()
+        g._expect_turn(e.seat, "play")
+        if len(g.tricks) == g.rules.hand_size:
+            raise g._refuse("every trick of the hand has been played")
+        card = e.card
+        trick_cards = [c for _, c in g.trick]
+        first_lead = not g.tricks and not g.trick
+        hand = g.hand_of(e.seat)
+        hands = g.hands
+        if hand is not None and hands is not None:
+            err = play_error(card, hand, trick_cards, g.trump, g.rules, first_lead)
+            if err is not None:
+                if err.rule == "not in hand":
+                    raise g._refuse(f"{g.name(e.seat)} does not hold the {card.name}")
+                raise g._refuse(f"{g.name(e.seat)} {err.text}")
+            rest = _remove(hand, (card,))
+            assert rest is not None
+            hands = hands[:e.seat] + (rest,) + hands[e.seat + 1:]
+        else:
+            g._check_seen(e.seat, (card,), "play")
+        play = Play(e.seat, card, len(g.tricks) + 1, tuple(trick_cards), first_lead)
+        g = g._evolve(
+            hands=hands, plays=g.plays + (play,), trick=g.trick + ((e.seat, card),),
+            trick_leader=e.seat if not g.trick else g.trick_leader,
+        )
+        if hands is None:
+            found = prove_reneges(g.plays, g.meld_cards, g.trump, g.rules, g.reneges, g.names)
+            if found:
+                g = g._evolve(reneges=g.reneges + found)
+        if len(g.trick) < len(g.active):
+            return g._evolve(turn=g._next_active(e.seat))
+        return g._complete_trick()
+
+    def _begin_play(self, seat: int) -> Game:
+        """The first lead ends the meld."""
+        r = self.rules
+        d = self.declarer
+        assert d is not None
+        if seat != d:
+            raise self._refuse(f"{self.name(d)} leads the first trick")
+        if r.pass_cards and len(self.passes) < 2:
+            raise self._refuse("the partners have not finished passing cards")
+        g = self
+        if r.bury and not g.bury_done:
+            if g.known:
+                raise g._refuse(f"{g.name(d)} must bury {r.bury} cards before the first lead")
+            g = g._evolve(bury_done=True)  # buried face down, unseen by the camera
+        if r.forced_concede_margin and g.bid is not None:
+            meld = g._side_meld(g.side(d))
+            if g.bid > meld + r.forced_concede_margin:
+                raise g._refuse(f"{g.name(d)} must concede: the bid {g.bid} is more than "
+                                f"meld {meld} + {r.forced_concede_margin}")
+        return g._evolve(phase=Phase.PLAY, turn=d)
+
+    def _complete_trick(self) -> Game:
+        r = self.rules
+        cards = [c for _, c in self.trick]
+        winner = self.trick[trick_winner(cards, self.trump)][0]
+        last = len(self.tricks) + 1 == r.hand_size
+        points = card_points(cards, r) + (r.points.last_trick if last else 0)
+        n_counters = sum(1 for c in cards if c.rank >= Rank.KING)
+        taken = list(self.taken)
+        taken[winner] += points
+        counters = list(self.counters)
+        counters[winner] += n_counters
+        won = list(self.won_tricks)
+        won[winner] += 1
+        g = self._evolve(
+            tricks=self.tricks + (self.trick,), trick_full=True, turn=winner,
+            taken=tuple(taken), counters=tuple(counters), won_tricks=tuple(won),
+        )
+        if last:
+            return g._finish_if_counted()
+        return g
+
+    def _finish_if_counted(self) -> Game:
+        if self.rules.draw_from_stock:
+            missing = [s for s in self.active if self.discards[s] is None]
+            if missing:
+                return self._evolve(turn=missing[0])
+        return self._finish_hand()
+
+    def _gather(self) -> Game:
+        return self._evolve(trick=(), trick_full=False, trick_leader=None)
+
+    def _on_gathered(self, e: TrickGathered) -> Game:
+        if self.phase is Phase.HAND_OVER and self.result is not None and self.tricks and \
+                self.trick_full:
+            return self._gather()
+        if self.phase is not Phase.PLAY or not self.trick_full:
+            raise self._refuse("there is no finished trick to gather")
+        return self._gather()
+
+    # -- seen cards --------------------------------------------------------------------------
+
+    def _check_seen(self, seat: int, new: Sequence[Card], kind: str) -> None:
+        """No face may be seen more often than the deck has copies of it (hidden hands).
+
+        A seat held at least what it played or shows in meld (the same physical card may be
+        both); the declarer also held the kitty, and what it buried besides.
+        """
+        if self.hands is not None:
+            return
+        r = self.rules
+        added = _counts(new)
+        total = [0] * 24
+        for s in self.active:
+            played = _counts(p.card for p in self.plays if p.seat == s)
+            if kind == "play" and s == seat:
+                played = [a + b for a, b in zip(played, added, strict=True)]
+            shown = added if kind == "meld" and s == seat else _counts(self.meld_cards[s])
+            held = [max(a, b) for a, b in zip(played, shown, strict=True)]
+            if s == self.declarer:
+                buried = added if kind == "bury" else _counts(self.buried or ())
+                kitty = added if kind == "kitty" else _counts(
+                    self.kitty if self.kitty_shown and self.kitty else ())
+                held = [max(h + b, k) for h, b, k in zip(held, buried, kitty, strict=True)]
+            total = [t + h for t, h in zip(total, held, strict=True)]
+        for i, n in enumerate(total):
+            limit = r.copies if (r.nines or i % 6 != Rank.NINE) else 0
+            if n > limit:
+                card = Card.from_index(i)
+                raise self._refuse(f"the {card.name} has now been seen {n} times, and the "
+                                   f"deck has {limit}: was it misread?")
+
+    # -- the end of a hand -------------------------------------------------------------------
+
+    def _finish_hand(self, conceded: bool = False, unseen: bool = False) -> Game:
+        g = self._evolve(conceded=conceded or self.conceded)
+        result = scoring.score_hand(g, unseen=unseen)
+        base = g.start if g.start is not None else g
+        g = scoring.apply_result(g._evolve(scores=base.scores, ledger=base.ledger,
+                                           checks=base.checks, sets=base.sets, pot=base.pot,
+                                           target=base.target, winner=None,
+                                           deals_done=base.deals_done,
+                                           bidders_only=base.bidders_only), result)
+        phase = Phase.GAME_OVER if g.winner is not None else Phase.HAND_OVER
+        return g._evolve(phase=phase, turn=None, result=result)
+
+    # -- what the page shows ------------------------------------------------------------------
+
+    def view(self) -> dict[str, Any]:
+        from .view import game_view
+        return game_view(self)
+
+
+def new_game(rules: Rules, names: Sequence[str] | None = None, first_dealer: int = 0) -> Game:
+    """A game about to be dealt by `first_dealer`."""
+    n = rules.table_seats
+    seat_names = tuple(names) if names else default_names(n)
+    if len(seat_names) != n:
+        raise ValueError(f"{rules.name} needs {n} seat names, got {len(seat_names)}")
+    if not 0 <= first_dealer < n:
+        raise ValueError(f"first_dealer must be a seat 0..{n - 1}, not {first_dealer}")
+    return Game._new(rules, seat_names, first_dealer)
+
+
+def _fmt(cards: Iterable[Card]) -> str:
+    return " ".join(str(c) for c in cards) or "nothing"
+
+
+def _phase_hint(g: Game) -> str:
+    p = g.phase
+    if p is Phase.AUCTION:
+        return f"the auction is on, {g.name(g.turn or 0)} to speak"
+    if p is Phase.TRUMP:
+        return f"{g.name(g.declarer or 0)} has not named trump yet"
+    if p is Phase.BURY:
+        return f"{g.name(g.declarer or 0)} has not buried yet"
+    if p is Phase.PASSING:
+        return "the partners are passing cards"
+    if p is Phase.DEAL:
+        return "the hand has not been dealt"
+    return "the hand is over"
+
+
+def holds_meld(hand: Iterable[Card]) -> bool:
+    """004: 'meld other than nines' - a marriage, a pinochle or an around, whatever is trump."""
+    counts = _counts(hand)
+    for suit in range(4):
+        if counts[suit * 6 + Rank.KING] and counts[suit * 6 + Rank.QUEEN]:
+            return True
+    if counts[0 * 6 + Rank.QUEEN] and counts[3 * 6 + Rank.JACK]:
+        return True
+    return any(all(counts[s * 6 + r] for s in range(4))
+               for r in (Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK))
+
+
+def nines_qualify(hand: Sequence[Card], r: Rules) -> bool:
+    nines = sum(1 for c in hand if c.rank is Rank.NINE)
+    aces = sum(1 for c in hand if c.rank is Rank.ACE)
+    has_meld = any(best_meld(hand, s, r).total > r.meld.dix * sum(
+        1 for c in hand if c.rank is Rank.NINE and c.suit is s) for s in Suit)
+    tests = {
+        NineThrowIn.FIVE_NO_MELD: nines >= 5 and not has_meld,
+        NineThrowIn.SIX_NO_MELD: nines >= 6 and not has_meld,
+        NineThrowIn.SEVEN_ANY: nines >= 7,
+        NineThrowIn.FIVE_NO_ACES: nines >= 5 and aces == 0,
+        NineThrowIn.SIX_ONE_ACE: nines >= 6 and aces <= 1,
+    }
+    return any(tests[k] for k in r.nine_throw_ins)
+
+
+def _nine_rules_text(r: Rules) -> str:
+    return ", ".join(sorted(k.value for k in r.nine_throw_ins))
+
+
+_HANDLERS: dict[type, Any] = {
+    HandDealt: Game._on_dealt,
+    ThrownIn: Game._on_thrown_in,
+    BidMade: Game._on_bid,
+    Passed: Game._on_pass,
+    PushedToDealer: Game._on_push,
+    KittyShown: Game._on_kitty,
+    TrumpNamed: Game._on_trump,
+    Buried: Game._on_buried,
+    CardsPassed: Game._on_cards_passed,
+    MeldShown: Game._on_meld,
+    Conceded: Game._on_conceded,
+    CardPlayed: Game._on_play,
+    TrickGathered: Game._on_gathered,
+}

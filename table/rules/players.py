@@ -1,0 +1,310 @@
+"""Simulated players: simple, seeded, always legal. They play the demo and the end-to-end tests.
+
+`SimTable` knows the true deal (it shuffles with the `random.Random` it is given) and answers
+`next_event(game)` with what the seat to act would do: bid from its meld, name its best suit,
+bury and pass its weakest cards, show its meld and play the cheapest card that does the job.
+With `known=False` it plays a real table's game: the deal is only marked and buried or passed
+cards go face down, so the game checks what a camera could see.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+
+from .cards import Card, Rank, Suit
+from .events import (
+    BidMade,
+    Buried,
+    CardPlayed,
+    CardsPassed,
+    Conceded,
+    Event,
+    HandDealt,
+    KittyShown,
+    MeldShown,
+    Passed,
+    PushedToDealer,
+    ThrownIn,
+    TrickGathered,
+    TrumpNamed,
+)
+from .game import Game, Phase, holds_meld, new_game, nines_qualify
+from .meld import best_meld
+from .seats import active_seats, partner_of
+from .tricks import legal_plays, trick_winner
+from .variants import Rules, WhoMelds
+
+
+def _take(hand: list[Card], cards: Sequence[Card]) -> None:
+    for c in cards:
+        hand.remove(c)
+
+
+class SimTable:
+    """The players at a simulated table, with the true cards."""
+
+    def __init__(self, rules: Rules, rng: random.Random, known: bool = True,
+                 source: str = "sim") -> None:
+        self.rules = rules
+        self.rng = rng
+        self.known = known
+        self.source = source
+        n = rules.table_seats
+        self.hands: list[list[Card]] = [[] for _ in range(n)]
+        self.kitty: list[Card] = []
+        self.discards: list[list[Card]] = [[] for _ in range(n)]
+        self._estimate: dict[int, tuple[int, Suit]] = {}
+        self._pending: tuple[Card, ...] = ()  # the true cards of a face-down bury or pass
+
+    # -- the deal -------------------------------------------------------------------------
+
+    def deal(self, dealer: int, active: Sequence[int]) -> HandDealt:
+        r = self.rules
+        deck = r.deck()
+        self.rng.shuffle(deck)
+        n = r.table_seats
+        self.hands = [[] for _ in range(n)]
+        self.discards = [[] for _ in range(n)]
+        self._estimate = {}
+        if r.draw_from_stock:
+            self._draw(deck, active)
+            self.kitty = []
+        else:
+            for i, seat in enumerate(active):
+                self.hands[seat] = deck[i * r.hand_size:(i + 1) * r.hand_size]
+            self.kitty = deck[len(active) * r.hand_size:]
+        if not self.known:
+            return HandDealt(dealer=dealer, source=self.source)
+        return HandDealt(dealer=dealer, hands=tuple(tuple(h) for h in self.hands),
+                         kitty=tuple(self.kitty), source=self.source)
+
+    def _draw(self, deck: list[Card], active: Sequence[int]) -> None:
+        """004 two-handed: draw one, keep it or not; if not, the next one must be kept."""
+        turn = 0
+        while deck:
+            seat = active[turn % len(active)]
+            first = deck.pop()
+            second = deck.pop()
+            keep_first = first.rank >= Rank.KING or self.rng.random() < 0.3
+            kept, thrown = (first, second) if keep_first else (second, first)
+            self.hands[seat].append(kept)
+            self.discards[seat].append(thrown)
+            turn += 1
+
+    # -- deciding -------------------------------------------------------------------------
+
+    def estimate(self, seat: int) -> tuple[int, Suit]:
+        """What this hand hopes to make, and in which trump."""
+        if seat not in self._estimate:
+            hand = self.hands[seat]
+            total = self.rules.trick_total
+            best = (-1, Suit.SPADES)
+            for suit in Suit:
+                length = sum(1 for c in hand if c.suit is suit)
+                if length < 3 and best[0] >= 0:
+                    continue
+                aces = sum(1 for c in hand if c.rank is Rank.ACE)
+                share = 0.18 + 0.035 * length + 0.02 * aces
+                value = best_meld(hand, suit, self.rules).total + int(total * share)
+                if value > best[0]:
+                    best = (value, suit)
+            self._estimate[seat] = best
+        return self._estimate[seat]
+
+    def next_event(self, g: Game) -> Event:
+        """What the table does next in position `g`."""
+        p = g.phase
+        src = self.source
+        if p in (Phase.DEAL, Phase.HAND_OVER):
+            return self._next_deal(g)
+        if p is Phase.GAME_OVER:
+            raise ValueError("the game is over")
+        if p is Phase.AUCTION:
+            return self._speak(g)
+        d = g.declarer
+        assert d is not None
+        if p is Phase.PUSH:
+            if self.estimate(d)[0] < g.rules.push_from_bid:
+                return PushedToDealer(seat=d, source=src)
+            return KittyShown(cards=tuple(self.kitty), source=src)
+        if p is Phase.TRUMP:
+            if self.rules.kitty_size and not g.kitty_shown:
+                return KittyShown(cards=tuple(self.kitty), source=src)
+            self._take_kitty(d)
+            value, suit = self.estimate(d)
+            if self.rules.voluntary_set and g.bid is not None and value < g.bid - 60:
+                return Conceded(seat=d, source=src)
+            return TrumpNamed(seat=d, suit=suit, source=src)
+        if p is Phase.BURY:
+            return self._bury(g, d)
+        if p is Phase.PASSING:
+            partner = partner_of(self.rules, d)
+            assert partner is not None
+            return self._pass(g, partner, d)
+        if p is Phase.MELD:
+            return self._meld_or_lead(g, d)
+        return self._play(g)
+
+    def _next_deal(self, g: Game) -> HandDealt:
+        dealer = g.dealer
+        if g.phase is Phase.HAND_OVER:
+            assert g.result is not None
+            if not g.result.redeal:
+                dealer = (dealer + 1) % self.rules.table_seats
+        return self.deal(dealer, active_seats(self.rules, dealer))
+
+    def _speak(self, g: Game) -> Event:
+        r = self.rules
+        seat = g.turn
+        assert seat is not None
+        src = self.source
+        if not g.bids and r.nine_throw_ins and nines_qualify(self.hands[seat], r):
+            return ThrownIn(seat=seat, reason="nines", source=src)
+        forced = g.must_bid(seat)
+        if forced is None and r.must_open_with_meld and g.high_bid is None and \
+                holds_meld(self.hands[seat]):
+            forced = r.min_bid  # a hidden hand still obeys the rule
+        if forced is not None:
+            return BidMade(seat=seat, amount=forced, source=src)
+        if g.bidders_only is not None and seat not in g.bidders_only:
+            return Passed(seat=seat, source=src)
+        value = self.estimate(seat)[0]
+        if r.partnerships:
+            value += r.trick_total // 10
+        amount = r.next_bid(g.high_bid)
+        if r.single_round:
+            while r.next_bid(g.high_bid, above=amount) <= value:
+                amount = r.next_bid(g.high_bid, above=amount)
+        if amount <= value:
+            return BidMade(seat=seat, amount=amount, source=src)
+        return Passed(seat=seat, source=src)
+
+    def _take_kitty(self, d: int) -> None:
+        if self.kitty and len(self.hands[d]) == self.rules.hand_size:
+            self.hands[d] = self.hands[d] + self.kitty
+            self._estimate.pop(d, None)
+
+    def _spare(self, seat: int, trump: Suit, keep: Sequence[Card] = ()) -> list[Card]:
+        """The seat's cards outside its meld (and outside `keep`), weakest first."""
+        hand = list(self.hands[seat])
+        for c in [*best_meld(hand, trump, self.rules).cards, *keep]:
+            if c in hand:
+                hand.remove(c)
+        return sorted(hand, key=lambda c: (c.suit is trump, c.rank is Rank.ACE, -c.rank))
+
+    def _bury(self, g: Game, d: int) -> Buried:
+        self._take_kitty(d)
+        assert g.trump is not None
+        spare = self._spare(d, g.trump)
+        if len(spare) < self.rules.bury:
+            spare = sorted(self.hands[d], key=lambda c: (c.suit is g.trump, c.rank))
+        cards = tuple(spare[:self.rules.bury])
+        self._pending = cards
+        return Buried(seat=d, cards=cards if self.known else None, source=self.source)
+
+    def _pass(self, g: Game, partner: int, d: int) -> CardsPassed:
+        r = self.rules
+        assert g.trump is not None
+        trump = g.trump
+        if not g.passes:  # the partner sends his best trumps and aces
+            best = sorted(self.hands[partner], key=lambda c: (c.suit is not trump, -c.rank))
+            self._pending = tuple(best[:r.pass_cards])
+            return CardsPassed(seat=partner, to_seat=d,
+                               cards=self._pending if self.known else None, source=self.source)
+        spare = self._spare(d, trump)[:r.pass_cards]
+        if len(spare) < r.pass_cards:
+            spare = sorted(self.hands[d], key=lambda c: c.rank)[:r.pass_cards]
+        self._pending = tuple(spare)
+        return CardsPassed(seat=d, to_seat=partner, cards=self._pending if self.known else None,
+                           source=self.source)
+
+    def _meld_or_lead(self, g: Game, d: int) -> Event:
+        r = self.rules
+        assert g.trump is not None
+        src = self.source
+        if r.bury and not g.bury_done and r.meld_before_bury and g.melds[d] is not None:
+            return self._bury(g, d)
+        order = [d] + [s for s in g.active if s != d]
+        for s in order:
+            if g.melds[s] is not None:
+                continue
+            if r.who_melds is WhoMelds.DECLARER and s != d:
+                continue
+            if r.pass_cards and s != d and len(g.passes) < 2:
+                continue
+            meld = best_meld(self.hands[s], g.trump, r)
+            if meld.total > 0:
+                return MeldShown(seat=s, cards=meld.cards, source=src)
+        if r.pass_cards and len(g.passes) < 2:
+            partner = partner_of(r, d)
+            assert partner is not None
+            return self._pass(g, partner, d)
+        if r.bury and not g.bury_done:
+            return self._bury(g, d)
+        if g.bid is not None:
+            side_meld = sum(m.total for s, m in enumerate(g.melds)
+                            if m is not None and g.side(s) == g.side(d))
+            hopeless = g.bid > side_meld + int(r.trick_total * 0.85)
+            if r.forced_concede_margin and g.bid > side_meld + r.forced_concede_margin:
+                return Conceded(seat=d, source=src)
+            if r.concede_margin and g.bid - side_meld > r.concede_margin:
+                return Conceded(seat=d, source=src)
+            if hopeless and (r.concede_after_meld or r.concede_names_trump):
+                return Conceded(seat=d, source=src)
+        return self._play(g)
+
+    def _play(self, g: Game) -> Event:
+        if g.trick_full:
+            return TrickGathered(source=self.source)
+        seat = g.turn
+        assert seat is not None
+        if self.rules.draw_from_stock and len(g.tricks) == self.rules.hand_size:
+            return Buried(seat=seat, cards=tuple(self.discards[seat]), source=self.source)
+        return CardPlayed(seat=seat, card=self.choose_card(g, seat), source=self.source)
+
+    def choose_card(self, g: Game, seat: int) -> Card:
+        """The cheapest card that wins the trick, or the cheapest legal card."""
+        trick = [c for _, c in g.trick]
+        first = not g.tricks and not g.trick
+        legal = legal_plays(self.hands[seat], trick, g.trump, self.rules, first)
+        if not trick:
+            return max(legal, key=lambda c: (c.rank, c.suit is g.trump))
+        winners = [c for c in legal if trick_winner([*trick, c], g.trump) == len(trick)]
+        pool = winners or legal
+        return min(pool, key=lambda c: (c.rank if winners else (c.suit is g.trump, c.rank)))
+
+    # -- keeping the true hands in step ---------------------------------------------------------
+
+    def observe(self, e: Event, g: Game) -> None:
+        """Follow an accepted event (`g` is the position before it)."""
+        if isinstance(e, CardPlayed):
+            self.hands[e.seat].remove(e.card)
+        elif isinstance(e, KittyShown | TrumpNamed) and g.declarer is not None:
+            self._take_kitty(g.declarer)
+        elif isinstance(e, Buried) and not self.rules.draw_from_stock:
+            self._take_kitty(e.seat)
+            _take(self.hands[e.seat], e.cards if e.cards is not None else self._pending)
+        elif isinstance(e, CardsPassed):
+            cards = e.cards if e.cards is not None else self._pending
+            _take(self.hands[e.seat], cards)
+            self.hands[e.to_seat] += list(cards)
+            self._estimate.clear()
+        elif isinstance(e, PushedToDealer):
+            self._estimate.clear()
+
+
+def play_game(rules: Rules, rng: random.Random, names: Sequence[str] | None = None,
+              known: bool = True, max_hands: int | None = None) -> Iterator[tuple[Event, Game]]:
+    """Play a whole game (or `max_hands` hands) with simulated players: yields each event and
+    the position after it."""
+    g = new_game(rules, names)
+    sim = SimTable(rules, rng, known)
+    while g.phase is not Phase.GAME_OVER:
+        if max_hands is not None and g.phase is Phase.HAND_OVER and g.hand_number >= max_hands:
+            return
+        e = sim.next_event(g)
+        after = g.apply(e)
+        sim.observe(e, g)
+        g = after
+        yield e, g

@@ -1,0 +1,391 @@
+"""Scoring a hand and deciding the game (VARIANTS.md sections 7-9).
+
+`score_hand` turns a finished (played, conceded or reneged) hand into a `HandResult`;
+`apply_result` adds it to the running score, stakes ledger, pot and checks and decides whether
+the game is won.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .cards import Card, Rank, Suit
+from .seats import side_of
+from .tricks import card_points, trick_winner
+from .variants import MeldSaving, Rules, Scoring, TieBreak, WhoMelds
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """What a hand came to. Tuples are per table seat (partners carry their side's figure)."""
+
+    hand_number: int
+    dealer: int
+    declarer: int | None
+    bid: int | None
+    trump: Suit | None
+    outcome: str          # made, set, conceded, conceded unseen, voluntary set, renege, thrown in
+    made: bool | None
+    meld: tuple[int, ...]
+    meld_counted: tuple[bool, ...]
+    tricks: tuple[int, ...]
+    score_change: tuple[int, ...]
+    ledger_change: tuple[int, ...]
+    checks_change: tuple[int, ...]
+    sets_change: tuple[int, ...]
+    pot_change: int
+    note: str = ""
+    redeal: bool = False
+    opponents_score_meld: bool = False
+
+    def describe(self, names: tuple[str, ...]) -> str:
+        if self.declarer is None:
+            return f"hand {self.hand_number}: {self.note or self.outcome}"
+        who = names[self.declarer]
+        trump = f" in {self.trump.word}" if self.trump else ""
+        return f"hand {self.hand_number}: {who} bid {self.bid}{trump}: {self.outcome}" + (
+            f" ({self.note})" if self.note else "")
+
+
+def _zeros(n: int) -> tuple[int, ...]:
+    return (0,) * n
+
+
+def thrown_in(g: Game, note: str, redeal: bool) -> HandResult:
+    n = g.rules.table_seats
+    return HandResult(g.hand_number, g.dealer, None, None, None, "thrown in", None,
+                      _zeros(n), (False,) * n, _zeros(n), _zeros(n), _zeros(n), _zeros(n),
+                      _zeros(n), 0, note, redeal)
+
+
+def _trick_points(g: Game) -> list[int]:
+    """Card points per seat, the declarer's buried cards (or two-hand discards) included."""
+    r = g.rules
+    pts = list(g.taken)
+    if r.draw_from_stock:
+        for s, pile in enumerate(g.discards):
+            if pile:
+                pts[s] += card_points(pile, r)
+    elif r.bury and g.declarer is not None and len(g.tricks) == r.hand_size:
+        buried = g.buried if g.buried is not None else _unplayed(g)
+        pts[g.declarer] += card_points(buried, r)
+    return pts
+
+
+def _unplayed(g: Game) -> list[Card]:
+    """What a full deck less every card played leaves: the buried cards, seen or not."""
+    left = [0] * 24
+    for c in g.rules.deck():
+        left[c.index] += 1
+    for t in g.tricks:
+        for _, c in t:
+            left[c.index] -= 1
+    return [Card.from_index(i) for i, n in enumerate(left) for _ in range(max(0, n))]
+
+
+def _saved(g: Game, seats: list[int]) -> bool:
+    rule = g.rules.meld_saving
+    if rule is MeldSaving.NONE:
+        return True
+    if rule is MeldSaving.TRICK:
+        return any(g.won_tricks[s] for s in seats)
+    if rule is MeldSaving.POINT:
+        return any(g.taken[s] for s in seats)
+    last = g.tricks[-1] if len(g.tricks) == g.rules.hand_size else None
+    took_last = False
+    if last is not None:
+        took_last = last[trick_winner([c for _, c in last], g.trump)][0] in seats
+    if rule is MeldSaving.COUNTER_OR_LAST:
+        return any(g.counters[s] for s in seats) or took_last
+    return any(g.counters[s] for s in seats)
+
+
+def score_hand(g: Game, unseen: bool = False) -> HandResult:
+    """The result of the hand `g` has just finished (played out, conceded or reneged)."""
+    r = g.rules
+    n = r.table_seats
+    d = g.declarer
+    bid = g.bid
+    assert d is not None and bid is not None
+    dside = side_of(r, d)
+    sides = sorted({side_of(r, s) for s in g.active})
+    members = {sd: [s for s in g.active if side_of(r, s) == sd] for sd in sides}
+    meld = [m.total if m is not None else 0 for m in g.melds]
+    if r.who_melds is WhoMelds.DECLARER:
+        meld = [m if side_of(r, s) == dside else 0 for s, m in enumerate(meld)]
+    tricks = _trick_points(g)
+    side_meld = {sd: sum(meld[s] for s in members[sd]) for sd in sides}
+    side_tricks = {sd: sum(tricks[s] for s in members[sd]) for sd in sides}
+    renege = g.reneges[0] if g.reneges else None
+    played = len(g.tricks) == r.hand_size
+
+    side_delta = {sd: 0 for sd in sides}
+    counted = {sd: False for sd in sides}
+    note = ""
+    opp_meld = False
+    if renege is not None:
+        note = renege.text
+        rside = side_of(r, renege.seat)
+        if rside == dside:
+            outcome, made = "renege", False
+            side_delta[dside] = -bid
+            for sd in sides:
+                if sd != dside:
+                    side_delta[sd] = side_meld[sd]
+                    counted[sd] = True
+        else:
+            outcome, made = "renege", True
+            side_delta[dside] = bid + side_meld[dside]
+            counted[dside] = True
+            for sd in sides:
+                if sd == rside:
+                    side_delta[sd] = -bid
+                elif sd != dside:
+                    side_delta[sd] = side_meld[sd]
+                    counted[sd] = True
+    elif g.conceded:
+        made = False
+        if unseen:
+            outcome = "conceded unseen"
+            side_delta[dside] = -bid
+        elif r.voluntary_set:
+            outcome = "voluntary set"
+            side_delta[dside] = -bid
+        else:
+            outcome = "conceded"
+            side_delta[dside] = -bid
+            opp_meld = r.melds_all
+            for sd in sides:
+                if sd != dside and opp_meld:
+                    side_delta[sd] = side_meld[sd]
+                    counted[sd] = True
+    else:
+        total = side_meld[dside] + side_tricks[dside]
+        made = total >= bid
+        outcome = "made" if made else "set"
+        if made:
+            side_delta[dside] = total
+            counted[dside] = True
+        else:
+            side_delta[dside] = -bid
+        for sd in sides:
+            if sd == dside:
+                continue
+            keep = _saved(g, members[sd])
+            counted[sd] = keep and r.melds_all
+            side_delta[sd] = (side_meld[sd] if counted[sd] else 0) + side_tricks[sd]
+        if not played:
+            note = "hand not played out"
+
+    score = [0] * n
+    for s in range(n):
+        sd = side_of(r, s)
+        if sd in side_delta:
+            score[s] = side_delta[sd]
+    ledger, pot = _money(g, made, outcome, unseen)
+    checks = _checks(g, made, outcome)
+    sets = [0] * n
+    if r.set_stake and not made:
+        sets[d] = 1 if outcome in ("conceded", "conceded unseen", "voluntary set") else 2
+    if renege is not None and side_of(r, renege.seat) != dside and r.set_stake:
+        sets[renege.seat] = 1
+    meld_counted = tuple(counted.get(side_of(r, s), False) for s in range(n))
+    if r.scoring in (Scoring.STAKES, Scoring.POT, Scoring.ALTERNATE):
+        score = _alternate(g, made) if r.scoring is Scoring.ALTERNATE else [0] * n
+    return HandResult(
+        g.hand_number, g.dealer, d, bid, g.trump, outcome, made, tuple(meld), meld_counted,
+        tuple(tricks), tuple(score), tuple(ledger), tuple(checks), tuple(sets), pot, note,
+        opponents_score_meld=opp_meld,
+    )
+
+
+def _alternate(g: Game, made: bool | None) -> list[int]:
+    """003 alternate: made +2; set (or thrown in) -1 and each opponent +1."""
+    r = g.rules
+    out = [0] * r.table_seats
+    d = g.declarer
+    assert d is not None
+    if made:
+        out[d] = r.alternate_made
+    else:
+        out[d] = r.alternate_set
+        for s in g.active:
+            if s != d:
+                out[s] = r.alternate_opponent
+    return out
+
+
+def _money(g: Game, made: bool | None, outcome: str, unseen: bool) -> tuple[list[int], int]:
+    """Stakes (001) or the pot (001 pot version): what each seat wins or pays, in stake units."""
+    r = g.rules
+    n = r.table_seats
+    ledger = [0] * n
+    d = g.declarer
+    bid = g.bid
+    assert d is not None and bid is not None
+    payers = [s for s in range(n) if s != d]  # the player sitting out pays or collects too
+    voluntary = outcome in ("voluntary set", "conceded", "conceded unseen")
+    mult = 1
+    if not voluntary or r.scoring is Scoring.POT:
+        if r.spades_double and g.trump is Suit.SPADES:
+            mult = 2
+        if r.hearts_triple and g.trump is Suit.HEARTS:
+            mult = 3
+    pot = 0
+    if r.scoring is Scoring.STAKES:
+        row = r.stake_row(bid)
+        each = (row.win if made or voluntary else row.set) * mult
+        sign = 1 if made else -1
+        for s in payers:
+            ledger[s] -= sign * each
+        ledger[d] += sign * each * len(payers)
+    elif r.scoring is Scoring.POT:
+        unit = (bid // 10) // 5 * 5  # "divide the bid by 10 and round down to the next 5 cents"
+        if made:
+            for s in payers:
+                ledger[s] -= unit * mult
+            ledger[d] += unit * mult * len(payers)
+            if bid >= r.pot_min_bid:
+                ledger[d] += g.pot
+                pot = -g.pot + r.pot_ante * n  # everyone antes again
+                for s in range(n):
+                    ledger[s] -= r.pot_ante
+        else:
+            each = unit * mult * (1 if voluntary else 2)
+            for s in payers:
+                ledger[s] += each
+            ledger[d] -= each * (len(payers) + 1)
+            pot = each
+    return ledger, pot
+
+
+def _checks(g: Game, made: bool | None, outcome: str) -> list[int]:
+    """004 check pinochle: checks for meld shown, for losing after looking, for the game."""
+    r = g.rules
+    out = [0] * r.table_seats
+    if r.scoring is not Scoring.CHECKS:
+        return out
+    c = r.checks
+    for s, m in enumerate(g.melds):
+        if m is None:
+            continue
+        names = [x.name for x in m.melds]
+        out[s] += c.run * sum(1 for x in names if x in ("run", "double run"))
+        out[s] += c.aces_around * sum(1 for x in names if x == "aces around")
+        if _roundtable(g.meld_cards[s]):
+            out[s] += c.roundtable
+        out[s] += c.double_pinochle * sum(1 for x in names if x == "double pinochle")
+        out[s] += c.double_around * sum(1 for x in names
+                                        if x.startswith("double") and x.endswith("around"))
+        if c.double_marriage:
+            out[s] += c.double_marriage * _double_marriages(g.meld_cards[s])
+    d = g.declarer
+    assert d is not None
+    if not made and outcome != "conceded unseen":
+        out[d] += c.looked_and_lost
+        if outcome in ("set", "renege"):
+            out[d] += c.played_and_lost
+    return out
+
+
+def _roundtable(cards: tuple[Card, ...]) -> bool:
+    return all(any(x.suit is s and x.rank is Rank.KING for x in cards) and
+               any(x.suit is s and x.rank is Rank.QUEEN for x in cards) for s in Suit)
+
+
+def _double_marriages(cards: tuple[Card, ...]) -> int:
+    return sum(1 for s in Suit
+               if sum(1 for x in cards if x.suit is s and x.rank is Rank.KING) >= 2
+               and sum(1 for x in cards if x.suit is s and x.rank is Rank.QUEEN) >= 2)
+
+
+def apply_result(g: Game, result: HandResult) -> Game:
+    """Add a hand's result to the game and decide whether someone has won."""
+    r = g.rules
+    add = _add
+    g = g._evolve(
+        scores=add(g.scores, result.score_change), ledger=add(g.ledger, result.ledger_change),
+        checks=add(g.checks, result.checks_change), sets=add(g.sets, result.sets_change),
+        pot=g.pot + result.pot_change, deals_done=g.deals_done + 1, bidders_only=None,
+    )
+    if result.declarer is None:
+        return g
+    winner, target, tied = _decide(g, result)
+    g = g._evolve(winner=winner, target=target,
+                  bidders_only=frozenset(tied) if tied and r.scoring is Scoring.ALTERNATE
+                  else None)
+    if winner is not None:
+        g = _settle_game(g, winner)
+    return g
+
+
+def _add(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(x + y for x, y in zip(a, b, strict=True))
+
+
+def _decide(g: Game, result: HandResult) -> tuple[int | None, int, list[int]]:
+    """(winner seat or None, the target now, the seats tied for a tie-break hand)."""
+    r = g.rules
+    target = g.target
+    if r.scoring in (Scoring.STAKES, Scoring.POT):
+        return None, target, []
+    seats = _side_heads(r)
+    score = {s: g.scores[s] for s in seats}
+    best = max(score.values())
+    if r.negative_limit and any(v <= r.negative_limit for v in score.values()) and best > 0:
+        return _highest(score)
+    if r.deals and g.deals_done >= r.deals:
+        return _highest(score)
+    if not target:
+        return None, target, []
+    reached = [s for s in seats if score[s] >= target]
+    if not reached:
+        return None, target, []
+    if len(reached) == 1:
+        return reached[0], target, []
+    if r.tie_break is TieBreak.OVERTIME:
+        return None, target + r.overtime_step, []
+    if r.tie_break is TieBreak.BIDDER_OUT and result.declarer is not None:
+        dhead = _head(r, result.declarer)
+        if dhead in reached:
+            return dhead, target, []
+    return _highest({s: score[s] for s in reached}, target)
+
+
+def _highest(score: dict[int, int], target: int = 0) -> tuple[int | None, int, list[int]]:
+    best = max(score.values())
+    top = [s for s, v in score.items() if v == best]
+    if len(top) == 1:
+        return top[0], target, []
+    return None, target, top
+
+
+def _side_heads(r: Rules) -> list[int]:
+    """One seat per side: every seat, or seats 0 and 1 for the two partnerships."""
+    return [0, 1] if r.partnerships else list(range(r.table_seats))
+
+
+def _head(r: Rules, seat: int) -> int:
+    return seat % 2 if r.partnerships else seat
+
+
+def _settle_game(g: Game, winner: int) -> Game:
+    """The game is won: check pinochle's game checks, 000's game and set stakes."""
+    r = g.rules
+    n = r.table_seats
+    checks = list(g.checks)
+    ledger = list(g.ledger)
+    if r.scoring is Scoring.CHECKS:
+        checks[winner] += r.checks.game
+    if r.game_stake or r.set_stake:
+        for s in range(n):
+            if s == winner:
+                continue
+            owed = r.game_stake + r.set_stake * g.sets[s]
+            ledger[s] -= owed
+            ledger[winner] += owed
+    return g._evolve(checks=tuple(checks), ledger=tuple(ledger))

@@ -1,0 +1,111 @@
+"""Deck profiles: the corner indices a deck is read by. The built-in profile holds the faces of
+the kdegames decks with ordinary indices (vision/data/index_atlas.png); `pinochle-table enroll`
+makes one for an unusual deck from each of its 24 faces shown once.
+
+A profile is saved as one PNG: its stored corner patches in a column, with the card of each
+in a text chunk, so it can be looked at as well as loaded.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from table.rules import ALL_CARDS, Card
+
+from .index import JITTERS, READ_H, READ_W, STORE_H, STORE_W, corner_windows, features, jitter
+
+ATLAS = Path(__file__).resolve().parent / "data" / "index_atlas.png"
+_TEXT_KEY = "pinochle-table-deck"
+
+
+class ProfileError(ValueError):
+    """A deck profile file that cannot be read, or an incomplete enrollment."""
+
+
+@dataclass
+class DeckProfile:
+    """Stored corner patches (N x STORE_H x STORE_W x 3) and the card index of each."""
+
+    name: str
+    patches: np.ndarray
+    cards: np.ndarray
+    _refs: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(default=None, repr=False)
+
+    def refs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(features M x D, card index of each row, start row of each card), sorted by card."""
+        if self._refs is None:
+            rows, labels = [], []
+            for patch, card in zip(self.patches, self.cards, strict=True):
+                rows.append(jitter(patch, JITTERS))
+                labels.extend([int(card)] * len(JITTERS))
+            feats = features(np.concatenate(rows))
+            lab = np.array(labels)
+            order = np.argsort(lab, kind="stable")
+            feats, lab = feats[order], lab[order]
+            starts = np.searchsorted(lab, np.unique(lab))
+            self._refs = (feats, lab, starts)
+        return self._refs
+
+    @property
+    def known_cards(self) -> list[Card]:
+        return [Card.from_index(int(i)) for i in sorted(set(self.cards.tolist()))]
+
+    @classmethod
+    def from_cards(cls, name: str, images: Mapping[Card, Iterable[np.ndarray]]) -> DeckProfile:
+        """A profile from straightened card images (any right-angle orientation)."""
+        from .index import to_portrait
+
+        patches, cards = [], []
+        for card, imgs in images.items():
+            for img in imgs:
+                for window in corner_windows(to_portrait(img), STORE_W, STORE_H):
+                    patches.append(window)
+                    cards.append(card.index)
+        if not patches:
+            raise ProfileError("no card images given")
+        return cls(name, np.stack(patches), np.array(cards))
+
+    def save(self, path: str | Path) -> None:
+        from PIL import Image, PngImagePlugin
+
+        column = self.patches.reshape(-1, STORE_W, 3)
+        info = PngImagePlugin.PngInfo()
+        info.add_text(_TEXT_KEY, json.dumps({
+            "name": self.name, "cards": [str(Card.from_index(int(c))) for c in self.cards],
+            "patch": [STORE_W, STORE_H], "read": [READ_W, READ_H]}))
+        Image.fromarray(column[:, :, ::-1].copy()).save(path, pnginfo=info, optimize=True)
+
+    @classmethod
+    def load(cls, path: str | Path) -> DeckProfile:
+        from PIL import Image
+
+        try:
+            with Image.open(path) as img:
+                meta = json.loads(img.text[_TEXT_KEY])  # type: ignore[attr-defined]
+                column = np.asarray(img.convert("RGB"))[:, :, ::-1]
+        except (OSError, KeyError, ValueError) as exc:
+            raise ProfileError(f"{path} is not a deck profile written by enroll ({exc})") from None
+        if meta.get("patch") != [STORE_W, STORE_H] or meta.get("read") != [READ_W, READ_H]:
+            raise ProfileError(f"{path} was written by a different version; enroll again")
+        cards = np.array([Card.parse(c).index for c in meta["cards"]])
+        patches = np.ascontiguousarray(column).reshape(len(cards), STORE_H, STORE_W, 3)
+        return cls(str(meta["name"]), patches, cards)
+
+    def missing(self) -> list[Card]:
+        """Faces of the pinochle deck this profile has not seen."""
+        seen = set(self.cards.tolist())
+        return [c for c in ALL_CARDS if c.index not in seen]
+
+
+@lru_cache(maxsize=1)
+def builtin_profile() -> DeckProfile:
+    """The profile every deck with ordinary corner indices is read by."""
+    if not ATLAS.exists():
+        raise ProfileError(f"{ATLAS} is missing: run `python -m vision.build_atlas`")
+    return DeckProfile.load(ATLAS)
