@@ -30,6 +30,7 @@ class GpioControls:
         self.buttons: dict[tuple[int | None, str], Any] = {}
         self.lights: dict[int, Any] = {}  # by bit: seats 0-3, suits 4-7
         self.buzzer: Any = None
+        self._state: dict[int, str] = {}
         try:
             for seat, pins in enumerate(wiring.seats):
                 self._button(Button, seat, BID, pins.bid, pin_factory)
@@ -48,9 +49,13 @@ class GpioControls:
 
     def show(self, lit: int, blink: int) -> None:
         for bit, led in self.lights.items():
-            if blink >> bit & 1:
+            state = "blink" if blink >> bit & 1 else "on" if lit >> bit & 1 else "off"
+            if self._state.get(bit) == state:
+                continue  # restarting a blink would make it stutter
+            self._state[bit] = state
+            if state == "blink":
                 led.blink(on_time=BLINK_S, off_time=BLINK_S, background=True)
-            elif lit >> bit & 1:
+            elif state == "on":
                 led.on()
             else:
                 led.off()

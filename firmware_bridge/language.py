@@ -67,6 +67,7 @@ class Pending:
     bid: int | None = None
     suit: Suit | None = None
     commit_at: float | None = None  # a raised bid goes in by itself at this time
+    source: str = ""
 
     def describe(self, names: tuple[str, ...] | None = None) -> str:
         who = names[self.seat] if names and self.seat < len(names) else f"seat {self.seat + 1}"
@@ -115,13 +116,13 @@ class ButtonLanguage:
         return [Refuse(p.seat, "wait for the deal" if phase in ("deal", "hand-over")
                        else "the game is over")]
 
-    def tick(self, now: float, wall: float, game: Any, source: str = "") -> list[Action]:
+    def tick(self, now: float, wall: float, game: Any) -> list[Action]:
         """Raised bids whose window has passed go in."""
         actions: list[Action] = []
         for seat, pending in list(self.pending.items()):
             if pending.commit_at is not None and now >= pending.commit_at:
                 del self.pending[seat]
-                actions.append(self._bid(seat, pending.bid or 0, source, wall))
+                actions.append(self._bid(seat, pending.bid or 0, pending.source, wall))
         return actions
 
     def deadline(self) -> float | None:
@@ -157,7 +158,8 @@ class ButtonLanguage:
         if game.turn != p.seat:
             return [self._bid(p.seat, _raise(game, p.seat, None), p.source, p.wall)]
         amount = _raise(game, p.seat, pending.bid if pending else None)
-        self.pending[p.seat] = Pending(p.seat, bid=amount, commit_at=p.at + self.raise_window)
+        self.pending[p.seat] = Pending(p.seat, bid=amount, commit_at=p.at + self.raise_window,
+                                       source=p.source)
         return []
 
     def _trump(self, p: Press, game: Any, phase: str) -> list[Action]:
@@ -183,7 +185,7 @@ class ButtonLanguage:
             return [Submit(TrumpNamed(seat=p.seat, suit=pending.suit, source=p.source,
                                       at=p.wall), p.seat)]
         suit = _next_suit(pending.suit if pending else None)
-        self.pending[p.seat] = Pending(p.seat, suit=suit)
+        self.pending[p.seat] = Pending(p.seat, suit=suit, source=p.source)
         return []
 
     def _concede_only(self, p: Press, why: str) -> list[Action]:

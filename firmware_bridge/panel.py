@@ -25,7 +25,7 @@ from table.rules import ALL_SUITS
 from .config import Timing
 from .firmware.buttons import ButtonTracker
 from .language import Action, ButtonLanguage, Pending, Press, Refuse, Submit
-from .ports import Lights, SessionPort, phase_name
+from .ports import Lights, SessionPort
 
 log = logging.getLogger(__name__)
 
@@ -54,11 +54,11 @@ def lights_for(game: Any, pending: dict[int, Pending]) -> tuple[int, int]:
 
 
 class ControlPanel:
-    def __init__(self, session: SessionPort, timing: Timing = Timing(),
+    def __init__(self, session: SessionPort, timing: Timing | None = None,
                  clock: Callable[[], float] = time.monotonic,
                  wall: Callable[[], float] = time.time) -> None:
         self.session = session
-        self.timing = timing
+        self.timing = timing = timing or Timing()
         self.clock = clock
         self.wall = wall
         self.language = ButtonLanguage(timing.raise_window_ms / 1000)

@@ -8,6 +8,7 @@ read the current state to offer the next legal bid and to light the right seat.
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import Future
 from typing import Any, Protocol
 
 from table.alerts import Alert
@@ -39,13 +40,14 @@ class OutcomeView(Protocol):
 
 
 class SessionPort(Protocol):
-    """`submit` blocks until the session has refereed the event; `subscribe` calls back (from
-    any thread) after every change and returns a function that unsubscribes."""
+    """`post` queues an event for the session to referee (the future gives an OutcomeView);
+    `subscribe` calls back from the session's thread after every change (it must not wait on
+    the session) and returns a function that unsubscribes; `alert` is for device notices."""
 
     @property
     def game(self) -> Any: ...  # a GameView
 
-    def submit(self, event: Event, timeout: float | None = None) -> Any: ...  # an OutcomeView
+    def post(self, event: Event) -> Future[Any]: ...
 
     def subscribe(self, callback: Callable[..., Any]) -> Callable[[], Any]: ...
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -15,9 +16,16 @@ from typing import IO, Any
 
 from table.cli import CommandError
 from table.export import game_json, score_sheet
-from table.journal import AlertRecord, Journal, JournalError, default_path
-from table.rules import PRESET_NAMES, EventFormatError, UnknownPresetError, event_from_dict, preset
-from table.rules.options import OptionError, with_options
+from table.journal import AlertRecord, GameRecord, Journal, JournalError, default_path
+from table.rules import (
+    PRESET_NAMES,
+    EventFormatError,
+    OptionError,
+    UnknownPresetError,
+    event_from_dict,
+    preset,
+    with_options,
+)
 from table.session import Session, SessionError, replay_journal
 
 
@@ -115,16 +123,18 @@ def _feed(session: Session, source: str) -> int:
         try:
             event = event_from_dict(json.loads(line))
         except (ValueError, EventFormatError) as exc:
-            raise CommandError(f"{source} line {line_number}: not an event ({exc}); the "
+            where = "standard input" if source == "-" else source
+            raise CommandError(f"{where} line {line_number}: not an event ({exc}); the "
                                "lines before it were taken") from None
         if not event.source:
             event = replace(event, source="cli")
         outcome = session.submit(event)
+        text = _named(event.describe(), session.names)
         if outcome.accepted:
-            print(f"#{outcome.number} accepted: {event.describe()}")
+            print(f"#{outcome.number} accepted: {text}")
         else:
             refused += 1
-            print(f"#{outcome.number} refused: {event.describe()}: {outcome.reason}")
+            print(f"#{outcome.number} refused: {text}: {outcome.reason}")
     return refused
 
 
@@ -226,17 +236,26 @@ def _last_id(journal: Journal) -> int:
 def _print_standing(journal: Journal, game_id: int) -> None:
     record = journal.game(game_id)
     game = replay_journal(journal, record)
-    print(f"game {record.id}: {record.variant}"
-          + (f" with {_options_text(record.options)}" if record.options else "")
-          + f"; seats {', '.join(record.names)}")
-    turn = "" if game.turn is None else f", {game.names[game.turn]} to act"
+    print(_title(record))
+    turn = "" if game.turn is None else f"; {game.names[game.turn]}'s turn"
     print(_standing_text(record.names, game.phase.value, game.hand_number, game.scores,
                          game.winner) + turn)
     print(f"position: {game.position()}")
 
 
-def _options_text(options: dict[str, Any]) -> str:
-    return ", ".join(f"{k}={json.dumps(v)}" for k, v in sorted(options.items()))
+def _title(record: GameRecord) -> str:
+    options = " ".join(f"{k}={v}" for k, v in sorted(record.options.items()))
+    return (f"game {record.id}: {record.variant}" + (f" ({options})" if options else "")
+            + f"; seats {', '.join(record.names)}; started "
+            + _local(record.created, "%Y-%m-%d %H:%M"))
+
+
+def _named(text: str, names: tuple[str, ...]) -> str:
+    """An event's description with seat numbers shown as the players' names."""
+    def name(match: re.Match[str]) -> str:
+        seat = int(match[2])
+        return f"{match[1]}={names[seat]}" if seat < len(names) else match[0]
+    return re.sub(r"\b(seat|to_seat|dealer)=(\d+)\b", name, text)
 
 
 def _standing_text(names: tuple[str, ...], phase: str, hand: int, scores: tuple[int, ...],
@@ -250,15 +269,15 @@ def _standing_text(names: tuple[str, ...], phase: str, hand: int, scores: tuple[
 
 def _print_journal(journal: Journal, game_id: int) -> None:
     record = journal.game(game_id)
-    print(f"game {record.id}: {record.variant}; seats {', '.join(record.names)}; "
-          f"started {_local(record.created, '%Y-%m-%d %H:%M')}")
+    print(_title(record))
     alerts = journal.alerts(game_id)
     rows = [["#", "time", "source", "verdict", "event"]]
     for entry in journal.events(game_id):
         while alerts and alerts[0].after_event < entry.number:
             rows.append(_alert_row(alerts.pop(0)))
         verdict = "accepted" if entry.accepted else "REFUSED"
-        text = entry.event.describe() + ("" if entry.accepted else f": {entry.reason}")
+        text = _named(entry.event.describe(), record.names) + (
+            "" if entry.accepted else f": {entry.reason}")
         rows.append([str(entry.number), _local(entry.logged, "%H:%M:%S"),
                      entry.event.source or "-", verdict, text])
     rows.extend(_alert_row(a) for a in alerts)

@@ -8,9 +8,7 @@ import io
 from typing import Any
 
 from table.journal import GameRecord, Journal
-from table.rules import Scoring
-from table.rules.game import Game
-from table.rules.scoring import HandResult
+from table.rules import Game, HandResult, Scoring
 from table.session import replay_journal
 
 FORMAT = "pinochle-table game"

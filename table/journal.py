@@ -20,8 +20,16 @@ from pathlib import Path
 from typing import Any
 
 from table.alerts import Alert, AlertFormatError
-from table.rules import Event, EventFormatError, Rules, UnknownPresetError, event_from_dict, preset
-from table.rules.options import OptionError, with_options
+from table.rules import (
+    Event,
+    EventFormatError,
+    OptionError,
+    Rules,
+    UnknownPresetError,
+    event_from_dict,
+    preset,
+    with_options,
+)
 
 APPLICATION_ID = 0x50_4E_43_4C  # "PNCL" in the SQLite header: this file is a pinochle journal
 SCHEMA_VERSION = 1
@@ -82,6 +90,18 @@ class Standing:
     hand_number: int
     scores: tuple[int, ...]
     winner: int | None
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One event to write down: accepted, or refused with the reason. `standing` is where
+    the game stands after it, when that changed."""
+
+    number: int
+    event: Event
+    accepted: bool
+    reason: str | None = None
+    standing: Standing | None = None
 
 
 @dataclass(frozen=True)
@@ -231,6 +251,13 @@ class Journal:
             except sqlite3.Error as exc:
                 raise JournalError(f"cannot read {self.path}: {exc}") from None
 
+    def durability(self) -> dict[str, str]:
+        """How commits reach the disk, as SQLite reports it (for benchmarks and checks)."""
+        rows = self._read("PRAGMA journal_mode")
+        level = self._read("PRAGMA synchronous")[0][0]
+        names = {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}
+        return {"journal_mode": str(rows[0][0]), "synchronous": names.get(level, str(level))}
+
     # -- games ------------------------------------------------------------------------------
 
     def new_game(self, variant: str, options: dict[str, str], names: Sequence[str],
@@ -296,24 +323,35 @@ class Journal:
     def append(self, game_id: int, number: int, event: Event, accepted: bool,
                reason: str | None = None, standing: Standing | None = None,
                now: float | None = None) -> None:
-        """Write down one event as journal entry `number` of the game, durably.
+        """Write down one event as journal entry `number` of the game, durably."""
+        self.append_all(game_id, [Entry(number, event, accepted, reason, standing)], now)
 
-        `number` must be the next one (the last entry's plus one): a second program writing
-        the same game gets a `JournalError` instead of a gap or a clash.
+    def append_all(self, game_id: int, entries: Sequence[Entry],
+                   now: float | None = None) -> None:
+        """Write down several entries in one durable commit (all of them or none).
+
+        The numbers must follow on from the game's last entry: a second program writing the
+        same game gets a `JournalError` instead of a gap or a clash.
         """
+        if not entries:
+            return
         logged = time.time() if now is None else now
         with self._write() as db:
             last = db.execute("SELECT coalesce(max(number), 0) FROM events WHERE game_id = ?",
                               (game_id,)).fetchone()[0]
-            if number != last + 1:
+            expected = list(range(last + 1, last + 1 + len(entries)))
+            if [e.number for e in entries] != expected:
                 raise JournalError(
                     f"game {game_id} was written by another program meanwhile (its journal "
-                    f"ends at entry {last}, this session expected {number - 1}); restart it")
-            db.execute(
+                    f"ends at entry {last}, this session expected {entries[0].number - 1}); "
+                    "restart it")
+            db.executemany(
                 "INSERT INTO events (game_id, number, type, source, at, logged, accepted,"
                 " reason, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (game_id, number, type(event).__name__, event.source, event.at, logged,
-                 int(accepted), reason, json.dumps(event.to_dict())))
+                [(game_id, e.number, type(e.event).__name__, e.event.source, e.event.at,
+                  logged, int(e.accepted), e.reason, json.dumps(e.event.to_dict()))
+                 for e in entries])
+            standing = next((e.standing for e in reversed(entries) if e.standing), None)
             if standing is not None:
                 db.execute(
                     "UPDATE games SET phase = ?, hand_number = ?, scores = ?, winner = ?"

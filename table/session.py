@@ -5,6 +5,7 @@ from any thread. One worker thread takes them in arrival order and, for each: ch
 the rules core, writes it to the journal (committed durably), and only then changes the game
 and tells the subscribers. A refused event is written down too, with its reason, and changes
 nothing. Undo and corrections are events; the game after them is `replay` of the accepted ones.
+Events that arrive together share one commit; none is answered before it is on disk.
 """
 
 from __future__ import annotations
@@ -20,13 +21,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from table.alerts import Alert
-from table.journal import EventRecord, GameRecord, Journal, JournalError, Standing
-from table.rules import Corrected, Event, Rules, Undone
-from table.rules.game import Game, IllegalAction, new_game
-from table.rules.history import replay
-from table.rules.options import options_of
+from table.journal import Entry, EventRecord, GameRecord, Journal, JournalError, Standing
+from table.rules import (
+    Corrected,
+    Event,
+    Game,
+    IllegalAction,
+    Rules,
+    Undone,
+    new_game,
+    options_of,
+    replay,
+)
 
 log = logging.getLogger(__name__)
+MAX_BATCH = 64  # events taken into one commit at most
 
 
 class SessionError(Exception):
@@ -74,6 +83,7 @@ class Session:
         self._accepted = journal.accepted_events(game_id)
         self._last_number = journal.last_number(game_id)
         self._game = replay_journal(journal, record, self._accepted)
+        self._standing = record.standing
         self._jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
         self._subscribers: list[Subscriber] = []
         self._lock = threading.Lock()
@@ -233,66 +243,106 @@ class Session:
 
     def _run(self) -> None:
         while True:
-            job = self._jobs.get()
-            if job.item is None:
-                return
-            if not job.future.set_running_or_notify_cancel():
-                continue
-            try:
+            jobs = [self._jobs.get()]
+            # Events that queued up meanwhile share one commit (each still checked in order
+            # and answered only once it is on disk): a burst costs one disk sync, not many.
+            while len(jobs) < MAX_BATCH and jobs[-1].item is not None:
+                try:
+                    jobs.append(self._jobs.get_nowait())
+                except queue.Empty:
+                    break
+            events: list[_Job] = []
+            for job in jobs:
+                if job.item is None or isinstance(job.item, Alert):
+                    self._guarded(self._take, events)
+                    events = []
+                if job.item is None:
+                    return
+                if not job.future.set_running_or_notify_cancel():
+                    continue
                 if isinstance(job.item, Alert):
-                    job.future.set_result(self._note(job.item))
+                    self._guarded(self._note, [job])
                 else:
-                    job.future.set_result(self._take(job.item))
-            except Exception as exc:  # the worker must outlive any single failure
-                log.exception("the session failed on %s", _describe(job.item))
-                job.future.set_exception(exc)
+                    events.append(job)
+            self._guarded(self._take, events)
 
-    def _take(self, event: Event) -> Outcome:
-        """Check, write down, then apply and announce one event (worker thread only)."""
-        number = self._last_number + 1
-        game, reason = self._check(number, event)
+    def _guarded(self, handle: Callable[[list[_Job]], None], jobs: list[_Job]) -> None:
+        """Run `handle`; whatever goes wrong fails these jobs, never the worker."""
+        if not jobs:
+            return
         try:
-            self.journal.append(self.game_id, number, event, accepted=game is not None,
-                                reason=reason, standing=_standing(game) if game else None,
-                                now=self._clock())
-        except JournalError as exc:
-            log.error("event not written down: %s", exc)
-            outcome = Outcome(event, False, None, f"it could not be written down ({exc}); "
-                              "nothing changed", self._game)
-            self._publish(outcome)
-            return outcome
-        with self._lock:
-            self._last_number = number
-            if game is not None:
-                self._accepted.append((number, event))
-                self._game = game
-        outcome = Outcome(event, game is not None, number, reason, self._game)
-        self._publish(outcome)
-        return outcome
+            handle(jobs)
+        except Exception as exc:
+            log.exception("the session failed on %s", _describe(jobs[0].item))
+            for job in jobs:
+                if not job.future.done():
+                    job.future.set_exception(exc)
 
-    def _check(self, number: int, event: Event) -> tuple[Game | None, str | None]:
+    def _take(self, jobs: list[_Job]) -> None:
+        """Check, write down, then apply and announce events (worker thread only)."""
+        game, accepted, standing = self._game, list(self._accepted), self._standing
+        entries: list[Entry] = []
+        games: list[Game] = []
+        for number, job in enumerate(jobs, self._last_number + 1):
+            assert isinstance(job.item, Event)
+            after, reason = self._check(game, accepted, number, job.item)
+            new_standing = None
+            if after is not None:
+                game = after
+                accepted.append((number, job.item))
+                # Written only when it changes: most events (cards, tricks) leave it alone.
+                if _standing(game) != standing:
+                    standing = new_standing = _standing(game)
+            entries.append(Entry(number, job.item, after is not None, reason, new_standing))
+            games.append(game)
+        try:
+            self.journal.append_all(self.game_id, entries, now=self._clock())
+        except JournalError as exc:
+            log.error("events not written down: %s", exc)
+            for job in jobs:
+                assert isinstance(job.item, Event)
+                self._answer(job, Outcome(job.item, False, None, "it could not be written "
+                                          f"down ({exc}); nothing changed", self._game))
+            return
+        with self._lock:
+            self._last_number = entries[-1].number
+            self._accepted = accepted
+            self._game, self._standing = game, standing
+        for job, entry, after in zip(jobs, entries, games, strict=True):
+            self._answer(job, Outcome(entry.event, entry.accepted, entry.number, entry.reason,
+                                      after))
+
+    def _answer(self, job: _Job, outcome: Outcome) -> None:
+        self._publish(outcome)
+        job.future.set_result(outcome)
+
+    def _check(self, game: Game, accepted: list[tuple[int, Event]], number: int,
+               event: Event) -> tuple[Game | None, str | None]:
         """The game after `event`, or None and the reason it is refused."""
         try:
             if isinstance(event, Corrected | Undone):
                 if isinstance(event, Corrected) and not any(
-                        n == event.target for n, _ in self._accepted):
+                        n == event.target for n, _ in accepted):
                     return None, f"there is no accepted event number {event.target} to correct"
-                return replay(self.rules, self.names, [*self._accepted, (number, event)],
+                return replay(self.rules, self.names, [*accepted, (number, event)],
                               self.first_dealer), None
-            return self._game.apply(event), None
+            return game.apply(event), None
         except IllegalAction as exc:
             return None, exc.reason
         except Exception as exc:  # a fault in the rules core must not stop the table
             log.exception("the rules core failed on %s", event.describe())
             return None, f"the rules core could not check it ({type(exc).__name__}: {exc})"
 
-    def _note(self, alert: Alert) -> Alert:
+    def _note(self, jobs: list[_Job]) -> None:
+        (job,) = jobs
+        alert = job.item
+        assert isinstance(alert, Alert)
         try:
             self.journal.add_alert(self.game_id, alert, self._clock())
         except JournalError as exc:
             log.error("alert not written down: %s", exc)
         self._publish(alert)
-        return alert
+        job.future.set_result(alert)
 
 
 def replay_journal(journal: Journal, record: GameRecord,
@@ -312,7 +362,9 @@ def _standing(game: Game) -> Standing:
     return Standing(str(game.phase.value), game.hand_number, tuple(game.scores), game.winner)
 
 
-def _describe(item: Notice | Event) -> str:
+def _describe(item: Notice | Event | None) -> str:
+    if item is None:
+        return "stop"
     if isinstance(item, Outcome):
         return f"entry {item.number} ({item.event.describe()})"
     if isinstance(item, Alert):

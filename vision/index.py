@@ -16,7 +16,7 @@ import numpy as np
 READ_W, READ_H = 126, 176   # a straightened card, portrait
 PATCH_W, PATCH_H = 32, 62   # the index window in its top-left corner
 STORE_W, STORE_H = 40, 72   # a little more, so that stored patches can be shifted
-FEAT_W, FEAT_H = 16, 31
+FEAT_W, FEAT_H = 20, 38
 RED_WEIGHT = 0.8
 
 
@@ -42,7 +42,9 @@ def features(patches: np.ndarray) -> np.ndarray:
     """N x PATCH_H x PATCH_W x 3 BGR patches -> N x D unit vectors."""
     n = patches.shape[0]
     p = patches.astype(np.float32)
-    white = np.percentile(p.reshape(n, -1, 3), 90, axis=1).reshape(n, 1, 1, 3)
+    flat = p.reshape(n, -1, 3)
+    k = int(0.9 * flat.shape[1])
+    white = np.partition(flat, k, axis=1)[:, k].reshape(n, 1, 1, 3)
     p = p / np.maximum(white, 16.0)
     gray = p.mean(axis=3)
     red = np.clip(p[:, :, :, 2] - np.maximum(p[:, :, :, 0], p[:, :, :, 1]), 0.0, 1.0)
@@ -58,19 +60,23 @@ def features(patches: np.ndarray) -> np.ndarray:
     return out
 
 
-def jitter(patch: np.ndarray, shifts: tuple[tuple[float, float, float], ...]) -> np.ndarray:
-    """Shifted and scaled copies of a STORE_SIZE patch, cut to PATCH_SIZE: the small errors in
-    where a real card's outline is found. Each shift is (dx, dy, scale)."""
-    out = []
-    for dx, dy, scale in shifts:
-        m = np.array([[scale, 0.0, dx], [0.0, scale, dy]], np.float32)
-        moved = cv2.warpAffine(patch, m, (STORE_W, STORE_H), flags=cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_REPLICATE)
-        out.append(moved[:PATCH_H, :PATCH_W])
+def degrade(patch: np.ndarray, rng: np.random.Generator, count: int) -> np.ndarray:
+    """`count` copies of a STORE_SIZE patch as a camera might deliver it, cut to PATCH_SIZE:
+    the outline found a few pixels off, slightly scaled and turned, blurred, lower resolution,
+    tinted and noisy. The first copy is the patch itself."""
+    out = [patch[:PATCH_H, :PATCH_W]]
+    for _ in range(count - 1):
+        dx, dy = rng.uniform(-3.5, 3.5, 2)
+        m = cv2.getRotationMatrix2D((0.0, 0.0), float(rng.uniform(-2, 2)),
+                                    float(rng.uniform(0.92, 1.08)))
+        m[:, 2] += (dx, dy)
+        p = cv2.warpAffine(patch, m, (STORE_W, STORE_H), flags=cv2.INTER_LINEAR,
+                           borderMode=cv2.BORDER_REPLICATE)[:PATCH_H, :PATCH_W]
+        f = float(rng.uniform(0.6, 1.0))
+        small = cv2.resize(p, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        p = cv2.resize(small, (PATCH_W, PATCH_H), interpolation=cv2.INTER_LINEAR)
+        p = cv2.GaussianBlur(p, (0, 0), float(rng.uniform(0.3, 1.2)))
+        tinted = p.astype(np.float32) * rng.uniform(0.8, 1.1, 3).astype(np.float32)
+        tinted += rng.normal(0, rng.uniform(0, 6), tinted.shape).astype(np.float32)
+        out.append(np.clip(tinted, 0, 255).astype(np.uint8))
     return np.stack(out)
-
-
-JITTERS: tuple[tuple[float, float, float], ...] = (
-    (0, 0, 1.0), (2, 0, 1.0), (-2, 0, 1.0), (0, 2, 1.0), (0, -2, 1.0),
-    (0, 0, 0.94), (0, 0, 1.06), (1.5, 1.5, 1.0), (-1.5, -1.5, 1.0),
-)

@@ -18,7 +18,8 @@ import numpy as np
 
 from table.rules import ALL_CARDS, Card
 
-from .index import JITTERS, READ_H, READ_W, STORE_H, STORE_W, corner_windows, features, jitter
+from .index import READ_H, READ_W, STORE_H, STORE_W, corner_windows
+from .matcher import Matcher
 
 ATLAS = Path(__file__).resolve().parent / "data" / "index_atlas.png"
 _TEXT_KEY = "pinochle-table-deck"
@@ -35,22 +36,13 @@ class DeckProfile:
     name: str
     patches: np.ndarray
     cards: np.ndarray
-    _refs: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(default=None, repr=False)
+    _matcher: Matcher | None = field(default=None, repr=False)
 
-    def refs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(features M x D, card index of each row, start row of each card), sorted by card."""
-        if self._refs is None:
-            rows, labels = [], []
-            for patch, card in zip(self.patches, self.cards, strict=True):
-                rows.append(jitter(patch, JITTERS))
-                labels.extend([int(card)] * len(JITTERS))
-            feats = features(np.concatenate(rows))
-            lab = np.array(labels)
-            order = np.argsort(lab, kind="stable")
-            feats, lab = feats[order], lab[order]
-            starts = np.searchsorted(lab, np.unique(lab))
-            self._refs = (feats, lab, starts)
-        return self._refs
+    def refs(self) -> Matcher:
+        """The matcher built from this profile's patches (built once, then kept)."""
+        if self._matcher is None:
+            self._matcher = Matcher.cached(self.patches, self.cards)
+        return self._matcher
 
     @property
     def known_cards(self) -> list[Card]:

@@ -1,8 +1,8 @@
 """Reading one straightened card: `identify(card_image, deck=None) -> Reading`.
 
-Both index corners are compared with every stored patch of the profile; each card scores its
-best match per corner, the two corners' scores are averaged, and the confidence is how far the
-best card stands above the runner-up. Below ABSTAIN the reading names no card.
+Both index corners are compared with the profile's stored patches (see matcher.py); each card
+scores its nearest match per corner, the two corners are averaged, and the confidence is how far
+the best card stands ahead of the runner-up. Below ABSTAIN the reading names no card.
 """
 
 from __future__ import annotations
@@ -16,15 +16,15 @@ from table.rules import Card
 from .index import corner_windows, features, to_portrait
 from .profile import DeckProfile, builtin_profile
 
-ABSTAIN = 0.5          # confidence below which a reading names no card
-FULL_MARGIN = 0.12     # a lead of this much cosine similarity over the runner-up is certainty
-MIN_SCORE = 0.55       # a best match weaker than this is not a card face we know
+ABSTAIN = 0.9          # confidence below which a reading names no card
+TEMPERATURE = 0.7      # softens the distance gap into odds (tuned on simulated frames)
+FARTHEST = 60.0        # a nearest match farther than this is not a face we know
 
 
 @dataclass(frozen=True)
 class Reading:
     """What a card image was read as: `card` is None when unsure (abstained).
-    `candidates` are the best two cards with their match scores, best first."""
+    `candidates` are the best two cards with their match distances, best first."""
 
     card: Card | None
     confidence: float
@@ -33,19 +33,19 @@ class Reading:
 
 def read_windows(windows: np.ndarray, deck: DeckProfile | None = None) -> Reading:
     """Read from the corner windows (2 x PATCH_H x PATCH_W x 3) of one card."""
-    feats, labels, starts = (deck or builtin_profile()).refs()
-    scores = features(windows) @ feats.T                       # corners x refs
-    per_card = np.maximum.reduceat(scores, starts, axis=1)     # corners x cards
-    combined = per_card.mean(axis=0)
-    order = np.argsort(combined)[::-1]
-    cards = [Card.from_index(int(labels[starts[i]])) for i in order[:2]]
-    best = float(combined[order[0]])
-    second = float(combined[order[1]]) if len(order) > 1 else 0.0
-    confidence = min(1.0, max(0.0, (best - second) / FULL_MARGIN))
-    if best < MIN_SCORE:
-        confidence *= max(0.0, best / MIN_SCORE - 0.5) * 2
-    candidates = tuple((c, float(combined[i])) for c, i in zip(cards, order[:2], strict=False))
-    return Reading(cards[0] if confidence >= ABSTAIN else None, round(confidence, 4), candidates)
+    matcher = (deck or builtin_profile()).refs()
+    dist = matcher.distances(windows).sum(axis=0) / len(windows)   # per card
+    order = np.argsort(dist)
+    best, second = float(dist[order[0]]), float(dist[order[1]])
+    # Odds of the best card over the runner-up, as a Gaussian model in the LDA space gives them.
+    confidence = 1.0 / (1.0 + np.exp(-(second - best) / (2 * TEMPERATURE)))
+    if best > FARTHEST:
+        confidence *= FARTHEST / best
+    cards = [Card.from_index(int(matcher.cards[i])) for i in order[:2]]
+    candidates = tuple((c, round(float(dist[i]), 2)) for c, i in zip(cards, order[:2],
+                                                                      strict=True))
+    card = cards[0] if confidence >= ABSTAIN else None
+    return Reading(card, round(float(confidence), 4), candidates)
 
 
 def identify(card_image: np.ndarray, deck: DeckProfile | None = None) -> Reading:

@@ -11,9 +11,9 @@ diamonds). `main.py` reads the pins into `scan`, feeds serial bytes to `receive`
 the pins from `light_levels` and `buzzing`. MicroPython-compatible.
 """
 
-try:
+try:  # noqa: SIM105 (MicroPython has no contextlib)
     from collections.abc import Callable
-except ImportError:  # MicroPython: annotations are never evaluated there
+except ImportError:  # MicroPython: no such module, and it never evaluates annotations
     pass
 
 from .buttons import ButtonTracker

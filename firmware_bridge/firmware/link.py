@@ -14,9 +14,9 @@ so messages sent again after an unplug are recognised as replays and acknowledge
 All times are milliseconds on the caller's clock. MicroPython-compatible: imports only `wire`.
 """
 
-try:
+try:  # noqa: SIM105 (MicroPython has no contextlib)
     from collections.abc import Callable
-except ImportError:  # MicroPython: annotations are never evaluated there
+except ImportError:  # MicroPython: no such module, and it never evaluates annotations
     pass
 
 from . import wire
@@ -46,7 +46,7 @@ class Link:
         self._resend_ms = resend_ms
         self._hello_ms = hello_ms
         self._heartbeat_ms = heartbeat_ms
-        self._dead_ms = dead_ms
+        self.dead_ms = dead_ms
         self._outbox_limit = outbox_limit
         self._reader = wire.LineReader()
         self._expect = 1
@@ -138,7 +138,7 @@ class Link:
 
     def alive(self, now: float) -> bool:
         """Linked, and the peer was heard within the dead time."""
-        return self.confirmed and now - self._last_heard < self._dead_ms
+        return self.confirmed and now - self._last_heard < self.dead_ms
 
     def silent_for(self, now: float) -> float:
         return now - self._last_heard
@@ -179,6 +179,8 @@ class Link:
         self.heard = True
         if seen != self.nonce or new_peer:
             self._send_hello(now)
+            if self.confirmed:
+                self._flush(now)  # the peer reconnected: what it may have missed, at once
         if seen == self.nonce and not self.confirmed:
             self.confirmed = True
             out.append((LINKED, [nonce]))

@@ -36,7 +36,7 @@ def run() -> None:
     poller.register(sys.stdin, select.POLLIN)
     last = time.ticks_ms()
     now = 0
-    nonce = "".join("%02x" % b for b in os.urandom(4))
+    nonce = "".join(f"{b:02x}" for b in os.urandom(4))
     board = Board([(seat, name) for _, seat, name in BUTTON_PINS], usb_out.write, now, nonce)
     while True:
         tick = time.ticks_ms()

@@ -30,20 +30,15 @@ def crc16(data: bytes) -> int:
     for byte in data:
         crc ^= byte << 8
         for _ in range(8):
-            if crc & 0x8000:
-                crc = ((crc << 1) ^ 0x1021) & 0xFFFF
-            else:
-                crc = (crc << 1) & 0xFFFF
+            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else crc << 1
+            crc &= 0xFFFF
     return crc
 
 
 def _is_token(text: str) -> bool:
     if not text:
         return False
-    for ch in text:
-        if ch <= " " or ch > "~" or ch == "*":
-            return False
-    return True
+    return all(" " < ch <= "~" and ch != "*" for ch in text)
 
 
 def encode(seq: int, kind: str, args: list[str]) -> bytes:
@@ -53,21 +48,18 @@ def encode(seq: int, kind: str, args: list[str]) -> bytes:
         fields.append(str(arg))
     for field in fields:
         if not _is_token(field):
-            raise ValueError("bad frame field %r" % (field,))
+            raise ValueError(f"bad frame field {field!r}")
     body = " ".join(fields)
-    line = body + " *%04X\n" % crc16(body.encode())
+    line = body + f" *{crc16(body.encode()):04X}\n"
     if len(line) > MAX_LINE:
-        raise ValueError("frame longer than %d bytes" % MAX_LINE)
+        raise ValueError(f"frame longer than {MAX_LINE} bytes")
     return line.encode()
 
 
 def _is_hex4(text: str) -> bool:
     if len(text) != 4:
         return False
-    for ch in text:
-        if ch not in "0123456789ABCDEF":
-            return False
-    return True
+    return all(ch in "0123456789ABCDEF" for ch in text)
 
 
 def decode(line: bytes) -> tuple[str, int, str, list[str]]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Sequence
-from typing import Any, ClassVar
+from typing import Any, NamedTuple
 
 from . import scoring
 from .cards import Card, Rank, Suit
@@ -81,21 +81,8 @@ def _remove(hand: tuple[Card, ...], cards: Sequence[Card]) -> tuple[Card, ...] |
     return tuple(rest)
 
 
-class Game:
-    """A position: the game-level scores and the state of the hand in progress."""
-
-    __slots__ = (
-        # the game
-        "bidders_only", "checks", "dealer", "deals_done", "hand_number", "history", "ledger",
-        "names", "pot", "rules", "scores", "sets", "start", "target", "winner",
-        # the hand
-        "active", "bid", "bids", "buried", "bury_done", "conceded", "counters", "declarer",
-        "events", "hands", "high_bid", "high_bidder", "kitty", "kitty_shown", "meld_cards",
-        "melds", "passed", "passes", "phase", "plays", "reneges", "result", "spoke", "taken",
-        "trick", "trick_full", "trick_leader", "tricks", "trump", "turn", "won_tricks",
-        "discards",
-    )
-    _SLOTS: ClassVar[tuple[str, ...]] = __slots__
+class _State(NamedTuple):
+    """Every field of a position (a `Game` reads them as attributes)."""
 
     rules: Rules
     names: tuple[str, ...]
@@ -145,33 +132,35 @@ class Game:
     result: HandResult | None
     events: tuple[Event, ...]
 
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("a Game is immutable: apply an event to get the next one")
+
+
+class Game(_State):
+    """A position: the game-level scores and the state of the hand in progress.
+
+    Immutable: `apply` returns the next position. (It is a tuple underneath, so that a
+    simulated hand of some seventy events copies its state cheaply.)"""
+
+    __slots__ = ()
 
     def _evolve(self, **changes: Any) -> Game:
-        new = object.__new__(Game)
-        get = changes.get
-        for name in Game._SLOTS:
-            object.__setattr__(new, name, get(name, getattr(self, name)))
-        return new
+        values = list(self)
+        for name, value in changes.items():
+            values[_INDEX[name]] = value
+        return tuple.__new__(Game, values)
 
     # -- construction ---------------------------------------------------------------------
 
     @classmethod
     def _new(cls, rules: Rules, names: Sequence[str], dealer: int) -> Game:
         n = rules.table_seats
-        g = object.__new__(Game)
-        for name in Game._SLOTS:
-            object.__setattr__(g, name, None)
+        g = tuple.__new__(Game, (None,) * len(_FIELDS))
         zeros = (0,) * n
         values: dict[str, Any] = dict(
             rules=rules, names=tuple(names), scores=zeros, ledger=zeros, checks=zeros,
             sets=zeros, pot=0, target=rules.target, dealer=dealer, hand_number=0,
             deals_done=0, winner=None, bidders_only=None, history=(), start=None,
         )
-        for k, v in values.items():
-            object.__setattr__(g, k, v)
-        g = g._fresh_hand()
+        g = g._evolve(**values)._fresh_hand()
         if rules.scoring is Scoring.POT and rules.pot_ante:
             g = g._evolve(pot=rules.pot_ante * n,
                           ledger=tuple(-rules.pot_ante for _ in range(n)))
@@ -299,7 +288,11 @@ class Game:
             raise self._refuse(f"{type(event).__name__} is not a game event")
         if self.phase is Phase.GAME_OVER:
             raise self._refuse("the game is over")
-        g = handler(self, event)
+        try:
+            g = handler(self, event)
+        except IllegalAction as exc:
+            # report the position the event came to, not a step on the way
+            raise IllegalAction(exc.reason, self.position()) from None
         return g._evolve(events=g.events + (event,))
 
     # -- the deal ---------------------------------------------------------------------------
@@ -606,6 +599,9 @@ class Game:
         r = self.rules
         if self.phase is Phase.HAND_OVER and self.conceded and self.result is not None:
             return self._late_meld(e)
+        if self.phase is Phase.BURY:
+            raise self._refuse(f"{self.name(self.declarer or 0)} must bury {r.bury} cards "
+                               f"before showing meld")
         if self.phase not in (Phase.MELD, Phase.PASSING) or self.trump is None:
             raise self._refuse("meld is shown after trump is named, before the first lead")
         if e.seat not in self.active:
@@ -838,6 +834,10 @@ class Game:
     def view(self) -> dict[str, Any]:
         from .view import game_view
         return game_view(self)
+
+
+_FIELDS = _State._fields
+_INDEX = {name: i for i, name in enumerate(_FIELDS)}
 
 
 def new_game(rules: Rules, names: Sequence[str] | None = None, first_dealer: int = 0) -> Game:

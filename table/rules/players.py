@@ -100,12 +100,11 @@ class SimTable:
             hand = self.hands[seat]
             total = self.rules.trick_total
             best = (-1, Suit.SPADES)
-            for suit in Suit:
-                length = sum(1 for c in hand if c.suit is suit)
-                if length < 3 and best[0] >= 0:
-                    continue
-                aces = sum(1 for c in hand if c.rank is Rank.ACE)
-                share = 0.18 + 0.035 * length + 0.02 * aces
+            lengths = {suit: sum(1 for c in hand if c.suit is suit) for suit in Suit}
+            aces = sum(1 for c in hand if c.rank is Rank.ACE)
+            # the two longest suits are the only sensible trumps for these players
+            for suit in sorted(Suit, key=lambda s: -lengths[s])[:2]:
+                share = 0.18 + 0.035 * lengths[suit] + 0.02 * aces
                 value = best_meld(hand, suit, self.rules).total + int(total * share)
                 if value > best[0]:
                     best = (value, suit)
@@ -270,7 +269,8 @@ class SimTable:
         legal = legal_plays(self.hands[seat], trick, g.trump, self.rules, first)
         if not trick:
             return max(legal, key=lambda c: (c.rank, c.suit is g.trump))
-        winners = [c for c in legal if trick_winner([*trick, c], g.trump) == len(trick)]
+        top = trick[trick_winner(trick, g.trump)]
+        winners = [c for c in legal if _beats(c, top, trick[0].suit, g.trump)]
         pool = winners or legal
         return min(pool, key=lambda c: (c.rank if winners else (c.suit is g.trump, c.rank)))
 
@@ -292,6 +292,13 @@ class SimTable:
             self._estimate.clear()
         elif isinstance(e, PushedToDealer):
             self._estimate.clear()
+
+
+def _beats(card: Card, top: Card, led: Suit, trump: Suit | None) -> bool:
+    """Whether `card`, played now, would take the trick from `top` (the card winning it)."""
+    if card.suit is top.suit:
+        return card.rank > top.rank
+    return card.suit is trump or (top.suit is not trump and top.suit is not led)
 
 
 def play_game(rules: Rules, rng: random.Random, names: Sequence[str] | None = None,

@@ -376,7 +376,7 @@ def _presets() -> dict[str, Rules]:
         description="Auction pinochle with a pot (001): minimum 250, the dealer must bid if the "
                     "first two pass, sets pay the pot, a made 400 takes it.",
         min_bid=250, forbidden_endings=(), push_to_dealer=0, all_pass=AllPass.DEALER_FORCED,
-        scoring=Scoring.POT, pot_ante=5, pot_min_bid=400,
+        scoring=Scoring.POT, pot_ante=25, pot_min_bid=400,  # money in cents, as 001 counts
     )
     racehorse = Rules(
         name="racehorse", source="002_8c758d5a15c0b8ad.txt",

@@ -1,0 +1,206 @@
+"""Finding cards in a frame: `find_cards(frame, deck=None) -> list[Detection]`.
+
+Cards are the bright, colourless shapes on a darker or coloured surface. The frame is searched
+at half size; each outline is checked for a card's shape, its sides are fitted as straight
+lines (so rounded corners do not pull the corners in), and cards that touch or overlap a
+little are pulled apart by eroding the shape until it falls into card-sized pieces.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .index import READ_H, READ_W
+from .profile import DeckProfile
+from .reading import Reading, identify
+
+CARD_ASPECT = 63.0 / 88.0
+ASPECT_RANGE = (0.58, 0.86)
+WORK_WIDTH = 960   # frames wider than this are searched at half size
+EDGE_GROW = 1.5    # px: a card's edge pixels blend with the table, so the white outline is small
+
+
+@dataclass(frozen=True)
+class Detection:
+    """A card found in a frame: `corners` are 4x2 pixel coordinates (clockwise, starting at a
+    corner of a short side) and `reading` says which card it is."""
+
+    corners: np.ndarray
+    reading: Reading
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        c = self.corners.mean(axis=0)
+        return float(c[0]), float(c[1])
+
+
+def work_scale(frame: np.ndarray) -> float:
+    return 0.5 if frame.shape[1] > WORK_WIDTH else 1.0
+
+
+def shrink(frame: np.ndarray) -> np.ndarray:
+    """The frame at the size outlines are searched at."""
+    s = work_scale(frame)
+    if s == 1.0:
+        return frame
+    return cv2.resize(frame, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+
+
+def card_mask(small: np.ndarray) -> np.ndarray:
+    """Pixels bright and colourless enough to be a card's white (cream faces under a warm lamp
+    included; skin mostly not): 255, else 0."""
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    value = hsv[:, :, 2]
+    level, _ = cv2.threshold(value, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    mask = cv2.inRange(hsv, (0, 0, max(level, 100.0)), (180, 105, 255))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _KERNEL5)
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, _KERNEL3)
+
+
+_KERNEL3 = np.ones((3, 3), np.uint8)
+_KERNEL5 = np.ones((5, 5), np.uint8)
+
+
+def order_corners(quad: np.ndarray) -> np.ndarray:
+    """Clockwise (in image coordinates), starting so that the first side is a short one."""
+    quad = quad.reshape(4, 2).astype(np.float32)
+    centre = quad.mean(axis=0)
+    angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
+    quad = quad[np.argsort(angles)]
+    if np.linalg.norm(quad[1] - quad[0]) > np.linalg.norm(quad[2] - quad[1]):
+        quad = np.roll(quad, -1, axis=0)
+    return quad
+
+
+def _fit_sides(contour: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
+    """Corners as the crossings of straight lines fitted to the middle of each side."""
+    pts = contour.reshape(-1, 2).astype(np.float32)
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        d = b - a
+        length = float(np.linalg.norm(d))
+        if length < 8:
+            return None
+        u = d / length
+        rel = pts - a
+        along = rel @ u
+        off = np.abs(rel @ np.array([-u[1], u[0]], np.float32))
+        near = pts[(along > 0.15 * length) & (along < 0.85 * length) & (off < 3.0)]
+        if len(near) < 4:
+            return None
+        vx, vy, x0, y0 = cv2.fitLine(near, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0]), np.array([vx, vy])))
+    out = []
+    for i in range(4):
+        (p, r), (q, s) = lines[i - 1], lines[i]
+        den = r[0] * s[1] - r[1] * s[0]
+        if abs(den) < 1e-3:
+            return None
+        t = ((q[0] - p[0]) * s[1] - (q[1] - p[1]) * s[0]) / den
+        out.append(p + t * r)
+    return np.array(out, np.float32)
+
+
+def _card_shaped(quad: np.ndarray) -> bool:
+    sides = [float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4)]
+    short, long_ = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    return long_ > 0 and ASPECT_RANGE[0] <= short / long_ <= ASPECT_RANGE[1]
+
+
+def _quad_of(contour: np.ndarray) -> np.ndarray | None:
+    """A card's four corners from its outline, or None when the outline is not one card."""
+    area = cv2.contourArea(contour)
+    hull = cv2.convexHull(contour)
+    approx = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True)
+    if len(approx) != 4:
+        rect = cv2.minAreaRect(contour)
+        approx = cv2.boxPoints(rect)
+    quad = order_corners(approx)
+    if area < 0.9 * cv2.contourArea(quad) or not _card_shaped(quad):
+        return None
+    fitted = _fit_sides(contour, quad)
+    if fitted is not None and _card_shaped(order_corners(fitted)):
+        moved = np.abs(order_corners(fitted) - quad).max()
+        if moved < 0.08 * np.linalg.norm(quad[1] - quad[0]):
+            return order_corners(fitted)
+    return quad
+
+
+def _split(blob: np.ndarray, card_area: float) -> list[np.ndarray]:
+    """Cards touching or overlapping a little: erode the blob until it comes apart into
+    card-sized pieces, then grow each piece's rectangle back by what was eroded."""
+    for k in (5, 9, 13, 19, 25):
+        eroded = cv2.erode(blob, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(eroded)
+        pieces = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] > 0.3 * card_area]
+        if len(pieces) >= 2:
+            quads = []
+            for i in pieces:
+                ys, xs = np.nonzero(labels == i)
+                (cx, cy), (w, h), angle = cv2.minAreaRect(
+                    np.column_stack([xs, ys]).astype(np.float32))
+                box = cv2.boxPoints(((cx, cy), (w + k - 1, h + k - 1), angle))
+                quad = order_corners(box)
+                if _card_shaped(quad):
+                    quads.append(quad)
+            return quads
+    return []
+
+
+def card_outlines(frame: np.ndarray, min_area_share: float = 0.002) -> list[np.ndarray]:
+    """The corners (4x2, frame pixels) of every whole card in a BGR frame."""
+    scale = work_scale(frame)
+    small = shrink(frame)
+    mask = card_mask(small)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    min_area = min_area_share * small.shape[0] * small.shape[1]
+    quads: list[np.ndarray] = []
+    left_over = []
+    for contour in contours:
+        area = cv2.contourArea(contour)
+        if area < min_area:
+            continue
+        quad = _quad_of(contour)
+        if quad is not None:
+            quads.append(quad)
+        else:
+            left_over.append((area, contour))
+    # A blob bigger than a card may be cards that touch: judge "bigger" by the cards found whole.
+    card_area = float(np.median([cv2.contourArea(q) for q in quads])) if quads else 4 * min_area
+    for area, contour in left_over:
+        if area < 1.5 * card_area:
+            continue
+        x, y, w, h = cv2.boundingRect(contour)
+        blob = np.zeros((h + 2, w + 2), np.uint8)
+        cv2.drawContours(blob, [contour], -1, 255, -1, offset=(1 - x, 1 - y))
+        quads += [q + np.array([x - 1, y - 1], np.float32) for q in _split(blob, card_area)]
+    return [grow(((q + 0.5) / scale - 0.5).astype(np.float32), EDGE_GROW) for q in quads]
+
+
+def grow(quad: np.ndarray, pixels: float) -> np.ndarray:
+    """The quadrilateral with every side moved `pixels` outwards."""
+    out = quad.copy()
+    for i in range(4):
+        a = quad[i] - quad[i - 1]
+        b = quad[i] - quad[(i + 1) % 4]
+        out[i] = quad[i] + pixels * (a / np.linalg.norm(a) + b / np.linalg.norm(b))
+    return out
+
+
+def straighten(frame: np.ndarray, corners: np.ndarray,
+               size: tuple[int, int] = (READ_W, READ_H)) -> np.ndarray:
+    """The card inside `corners` (ordered as `order_corners` does) as an upright rectangle."""
+    w, h = size
+    dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+    m = cv2.getPerspectiveTransform(corners.astype(np.float32), dst)
+    return cv2.warpPerspective(frame, m, (w, h), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
+def find_cards(frame: np.ndarray, deck: DeckProfile | None = None) -> list[Detection]:
+    """Every whole card in a BGR frame of a table, each with its corners and reading."""
+    return [Detection(q, identify(straighten(frame, q), deck)) for q in card_outlines(frame)]

@@ -1,0 +1,221 @@
+"""What the page asks for, turned into table events (source "web").
+
+Each function takes the JSON body of a request and the game as it stands, and returns the event
+to hand to the session, or raises `ActionError` with the HTTP status and a message a player can
+act on. Seats are numbers from 0 in seat order (as in the state), or names.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from table.rules import (
+    PRESET_NAMES,
+    BidMade,
+    Card,
+    CardParseError,
+    CardPlayed,
+    Conceded,
+    Corrected,
+    Event,
+    EventFormatError,
+    HandDealt,
+    OptionError,
+    Passed,
+    Rules,
+    Suit,
+    TrumpNamed,
+    Undone,
+    UnknownPresetError,
+    event_from_dict,
+    in_effect,
+    preset,
+    with_options,
+)
+from table.rules.game import Game
+
+from .state import next_dealer
+
+SOURCE = "web"
+NAME_LONGEST = 24
+
+
+class ActionError(Exception):
+    """A request the table cannot take as it is: `status` (4xx) and a message."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def _web(event: Event) -> Event:
+    return dataclasses.replace(event, source=SOURCE, at=0.0)
+
+
+def _int(body: Mapping[str, Any], key: str, what: str) -> int:
+    value = body.get(key)
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ActionError(400, f"give {what} as a whole number in {key!r}")
+    return value
+
+
+def _seat(body: Mapping[str, Any], game: Game, default: int | None, what: str) -> int:
+    value = body.get("seat")
+    names = game.names
+    if value is None:
+        if default is None:
+            raise ActionError(400, f"say whose {what} it is: 'seat' (0..{len(names) - 1}) "
+                                   "or a name")
+        return default
+    if isinstance(value, str) and value in names:
+        return names.index(value)
+    if isinstance(value, str) and value.isdigit():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < len(names):
+        raise ActionError(400, f"no seat {value!r} at this table; seats are 0..{len(names) - 1}"
+                               f" ({', '.join(names)})")
+    return value
+
+
+def _card(text: Any) -> Card:
+    if not isinstance(text, str):
+        raise ActionError(400, "give the card as text, like 'QS' or '10H'")
+    try:
+        return Card.parse(text)
+    except CardParseError as exc:
+        raise ActionError(400, f"{exc}; write cards like 'QS', '10H' or 'A♦'") from None
+
+
+def _suit(text: Any) -> Suit:
+    if not isinstance(text, str):
+        raise ActionError(400, "give the suit as text: S, H, D or C")
+    try:
+        return Suit.parse(text)
+    except ValueError:
+        raise ActionError(400, f"not a suit: {text!r}; use S, H, D or C") from None
+
+
+def bid(body: Mapping[str, Any], game: Game) -> Event:
+    return BidMade(seat=_seat(body, game, game.turn, "bid"),
+                   amount=_int(body, "amount", "the bid"), source=SOURCE)
+
+
+def pass_(body: Mapping[str, Any], game: Game) -> Event:
+    return Passed(seat=_seat(body, game, game.turn, "pass"), source=SOURCE)
+
+
+def trump(body: Mapping[str, Any], game: Game) -> Event:
+    return TrumpNamed(seat=_seat(body, game, game.declarer, "trump"),
+                      suit=_suit(body.get("suit")), source=SOURCE)
+
+
+def concede(body: Mapping[str, Any], game: Game) -> Event:
+    return Conceded(seat=_seat(body, game, game.declarer, "concession"), source=SOURCE)
+
+
+def deal(body: Mapping[str, Any], game: Game) -> Event:
+    dealer = body.get("dealer", next_dealer(game))
+    if dealer is None:
+        raise ActionError(409, "the hand in progress is not finished, so no new deal")
+    return HandDealt(dealer=_seat({"seat": dealer}, game, None, "deal"), source=SOURCE)
+
+
+def undo(body: Mapping[str, Any], game: Game) -> Event:
+    return Undone(source=SOURCE)
+
+
+def correct(body: Mapping[str, Any], game: Game, accepted: Sequence[tuple[int, Event]]
+            ) -> Event:
+    """Replace move number `target`: by `card` (a misread card, same seat), `amount` (a bid),
+    `suit` (trump), or a whole `replacement` event."""
+    target = _int(body, "target", "the number of the move to correct")
+    current = dict(in_effect(accepted)).get(target)
+    if current is None:
+        raise ActionError(409, f"move #{target} is not in effect (undone, or no such move), "
+                               "so it cannot be corrected")
+    if "replacement" in body:
+        replacement = event(body["replacement"])
+    elif "card" in body and isinstance(current, CardPlayed):
+        replacement = dataclasses.replace(current, card=_card(body["card"]))
+    elif "amount" in body and isinstance(current, BidMade):
+        replacement = dataclasses.replace(current, amount=_int(body, "amount", "the bid"))
+    elif "suit" in body and isinstance(current, TrumpNamed):
+        replacement = dataclasses.replace(current, suit=_suit(body["suit"]))
+    else:
+        raise ActionError(400, f"say what move #{target} should have been: 'card' for a "
+                               "card, 'amount' for a bid, 'suit' for trump, or a whole "
+                               "'replacement' event")
+    return Corrected(target=target, replacement=_web(replacement), source=SOURCE)
+
+
+def event(data: Any) -> Event:
+    """Any table event written as JSON (as the journal and `pinochle-table resume` take it)."""
+    if not isinstance(data, dict):
+        raise ActionError(400, "send the event as a JSON object with its 'type'")
+    try:
+        return _web(event_from_dict(data))
+    except (EventFormatError, ValueError) as exc:
+        raise ActionError(400, str(exc)) from None
+
+
+def confirm_card(card_text: Any, candidates: Sequence[str], seat: int | None,
+                 guessed: int | None, accepted: Sequence[tuple[int, Event]]) -> Event | None:
+    """The event that settles an unsure card: the play itself, or a correction of the
+    camera's guess (entry `guessed`); None when the guess was already right."""
+    card = _card(card_text)
+    if str(card) not in candidates:
+        raise ActionError(400, f"pick one of the cards shown: {' or '.join(candidates)}")
+    if guessed is not None:
+        current = dict(in_effect(accepted)).get(guessed)
+        if isinstance(current, CardPlayed):
+            if current.card == card:
+                return None
+            return Corrected(target=guessed, replacement=_web(
+                dataclasses.replace(current, card=card)), source=SOURCE)
+    if seat is None:
+        raise ActionError(409, "the camera did not say whose card this is; correct the move "
+                               "in the list instead")
+    return CardPlayed(seat=seat, card=card, source=SOURCE)
+
+
+def new_game(body: Mapping[str, Any]) -> tuple[Rules, list[str], int]:
+    """The rules, seat names and first dealer of a game to start."""
+    name = body.get("preset")
+    try:
+        rules = preset(name) if isinstance(name, str) else None
+    except UnknownPresetError:
+        rules = None
+    if rules is None:
+        raise ActionError(400, f"choose the game: 'preset' is one of {', '.join(PRESET_NAMES)}")
+    options = body.get("options") or {}
+    if not isinstance(options, dict):
+        raise ActionError(400, "'options' maps rule names to values, like {\"min_bid\": 300}")
+    try:
+        rules = with_options(rules, {str(k): str(v) for k, v in options.items()})
+    except OptionError as exc:
+        raise ActionError(400, str(exc)) from None
+    names = body.get("names")
+    seats = rules.table_seats
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise ActionError(400, f"'names' lists the {seats} players clockwise")
+    names = [n.strip() for n in names]
+    if len(names) != seats:
+        raise ActionError(400, f"{rules.name} is played by {seats} seats: give {seats} names, "
+                               f"not {len(names)}")
+    if any(not n for n in names):
+        raise ActionError(400, "every seat needs a name")
+    if any(len(n) > NAME_LONGEST for n in names):
+        raise ActionError(400, f"keep names to {NAME_LONGEST} letters")
+    if len(set(names)) != len(names):
+        raise ActionError(400, "give each seat a different name")
+    dealer = body.get("dealer", 0)
+    if isinstance(dealer, str) and dealer in names:
+        dealer = names.index(dealer)
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < seats:
+        raise ActionError(400, f"'dealer' is a seat 0..{seats - 1} or a name")
+    return rules, names, dealer

@@ -1,0 +1,223 @@
+"""The JSON API behind the page: read the state and the journal; act with the table PIN."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+from flask import Blueprint, Response, current_app, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from table.rules import PRESET_NAMES, Event, preset
+from table.rules.game import Game
+from table.rules.options import option_names
+from table.session import Session, SessionError
+
+from . import actions
+from .actions import ActionError
+from .app import web_table
+from .pin import HEADER
+from .words import describe
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+Reply = tuple[Response, int]
+View = TypeVar("View", bound=Callable[..., Any])
+
+
+def _error(status: int, message: str, **extra: Any) -> Reply:
+    return jsonify({"error": message, **extra}), status
+
+
+@bp.errorhandler(ActionError)
+def _action_error(exc: ActionError) -> Reply:
+    return _error(exc.status, exc.message)
+
+
+def http_error(exc: HTTPException) -> Reply | HTTPException:
+    """Errors under /api/ in JSON (the app registers this: routing errors such as 404 and
+    405 happen before any blueprint is chosen)."""
+    if not request.path.startswith(bp.url_prefix or "/api"):
+        return exc
+    return _error(exc.code or 500, exc.description or exc.name)
+
+
+def _body() -> dict[str, Any]:
+    if not request.content_length:
+        return {}
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise ActionError(400, "send a JSON object (Content-Type: application/json)")
+    return data
+
+
+def needs_pin(view: View) -> View:
+    """Refuse the request (401/403/429, nothing changed) unless it carries the table PIN."""
+    @functools.wraps(view)
+    def guarded(*args: Any, **kwargs: Any) -> Any:
+        given = request.headers.get(HEADER)
+        if given is None and request.is_json:
+            data = request.get_json(silent=True)
+            pin = data.get("pin") if isinstance(data, dict) else None
+            given = pin if isinstance(pin, str) else None
+        refusal = web_table().guard.check(given, request.remote_addr or "?")
+        if refusal is not None:
+            return _error(refusal.status, refusal.message)
+        return view(*args, **kwargs)
+    return cast(View, guarded)
+
+
+def _session() -> Session:
+    session = web_table().live.session
+    if session is None:
+        raise ActionError(409, "no game yet: start one first")
+    return session
+
+
+def _game() -> Game:
+    return _session().game
+
+
+def _submit(event: Event) -> Reply:
+    """Hand `event` to the session and answer with its outcome."""
+    session = _session()
+    try:
+        outcome = session.submit(event, timeout=float(current_app.config["SUBMIT_TIMEOUT_S"]))
+    except TimeoutError:
+        return _error(503, "the table is busy and did not answer in time; look at the page "
+                           "before trying again")
+    except SessionError as exc:
+        return _error(503, str(exc))
+    text = describe(event, outcome.game.names)
+    if not outcome.accepted:
+        return _error(409, f"{text}: refused, {outcome.reason}", reason=outcome.reason,
+                      number=outcome.number, accepted=False)
+    return jsonify({"accepted": True, "number": outcome.number, "text": text,
+                    "state": web_table().live.state()}), 200
+
+
+# -- reading -------------------------------------------------------------------------------
+
+@bp.get("/state")
+def state() -> Response:
+    return jsonify(web_table().live.state())
+
+
+@bp.get("/history")
+def history() -> Reply:
+    session = _session()
+    since = request.args.get("since", "0")
+    if not since.isdigit():
+        raise ActionError(400, "'since' is a journal number, like ?since=40")
+    names = session.names
+    entries = [{"number": r.number, "logged": r.logged, "source": r.event.source,
+                "accepted": r.accepted, "reason": r.reason, "text": describe(r.event, names),
+                "event": r.event.to_dict()}
+               for r in session.history() if r.number > int(since)]
+    alerts = [{"after": a.after_event, "logged": a.logged, **a.alert.to_dict()}
+              for a in session.journal.alerts(session.game_id) if a.after_event >= int(since)]
+    return jsonify({"game_id": session.game_id, "names": list(names), "entries": entries,
+                    "alerts": alerts,
+                    "hands": [h["text"] for h in session.game.view()["history"]]}), 200
+
+
+@bp.get("/presets")
+def presets() -> Response:
+    out = []
+    for name in PRESET_NAMES:
+        rules = preset(name)
+        out.append({"name": name, "description": rules.description, "seats": rules.table_seats,
+                    "target": rules.target, "min_bid": rules.min_bid})
+    return jsonify({"presets": out, "options": option_names()})
+
+
+@bp.get("/camera")
+def camera() -> Reply:
+    cam = web_table().camera
+    if cam is None:
+        return _error(404, "this table has no camera view")
+    return jsonify(cam.status()), 200
+
+
+# -- acting (PIN) ----------------------------------------------------------------------------
+
+@bp.post("/pin")
+@needs_pin
+def check_pin() -> Reply:
+    """Lets a phone check the PIN before it keeps it."""
+    return jsonify({"ok": True}), 200
+
+
+@bp.post("/game")
+@needs_pin
+def start_game() -> Reply:
+    table = web_table()
+    if not table.can_start:
+        return _error(409, "this server cannot start games (it was given no journal)")
+    rules, names, dealer = actions.new_game(_body())
+    try:
+        session = table.begin(rules, names, dealer)
+    except SessionError as exc:
+        return _error(409, str(exc))
+    return jsonify({"game_id": session.game_id, "state": table.live.state()}), 201
+
+
+_SIMPLE: dict[str, Callable[[dict[str, Any], Game], Event]] = {
+    "bid": actions.bid, "pass": actions.pass_, "trump": actions.trump,
+    "concede": actions.concede, "deal": actions.deal, "undo": actions.undo,
+}
+
+
+@bp.post("/<any(bid, pass, trump, concede, deal, undo):action>")
+@needs_pin
+def simple_action(action: str) -> Reply:
+    return _submit(_SIMPLE[action](_body(), _game()))
+
+
+@bp.post("/correct")
+@needs_pin
+def correct() -> Reply:
+    session = _session()
+    return _submit(actions.correct(_body(), session.game, session.accepted()))
+
+
+@bp.post("/events")
+@needs_pin
+def post_event() -> Reply:
+    body = _body()
+    return _submit(actions.event(body.get("event", body)))
+
+
+@bp.post("/alerts/<int:alert_id>/confirm")
+@needs_pin
+def confirm(alert_id: int) -> Reply:
+    table = web_table()
+    item = table.live.board.get(alert_id)
+    if item is None or item.kind != "camera-unsure":
+        return _error(404, f"there is no unsure card #{alert_id} waiting (already settled?)")
+    session = _session()
+    guessed = item.details.get("number")
+    event = actions.confirm_card(_body().get("card"), item.candidates, item.seat,
+                                 guessed if isinstance(guessed, int) else None,
+                                 session.accepted())
+    if event is None:
+        table.live.board.dismiss(alert_id)
+        table.live.refresh()
+        return jsonify({"accepted": True, "number": None, "text": "the camera read it right",
+                        "state": table.live.state()}), 200
+    reply = _submit(event)
+    if reply[1] == 200:
+        table.live.board.dismiss(alert_id)
+        table.live.refresh()
+    return reply
+
+
+@bp.post("/alerts/<int:alert_id>/dismiss")
+@needs_pin
+def dismiss(alert_id: int) -> Reply:
+    live = web_table().live
+    if not live.board.dismiss(alert_id):
+        return _error(404, f"alert #{alert_id} is not up (already settled?)")
+    live.refresh()
+    return jsonify({"dismissed": alert_id, "state": live.state()}), 200

@@ -1,0 +1,78 @@
+"""The page's state: the rules core's view of the game plus what only the table knows (journal
+numbers of the moves, so a misread card can be corrected; the alerts that need a person)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from table.rules import CardPlayed, Event, HandDealt, in_effect
+from table.rules.game import Game, Phase
+
+from .board import AlertBoard
+from .words import describe
+
+MOVES_SHOWN = 30
+
+
+def next_dealer(game: Game) -> int | None:
+    """Who deals next, when the table waits for a deal."""
+    if game.phase is Phase.DEAL:
+        return game.dealer
+    if game.phase is Phase.HAND_OVER:
+        redeal = game.result is not None and game.result.redeal
+        return game.dealer if redeal else (game.dealer + 1) % game.rules.table_seats
+    return None
+
+
+def _move(number: int, event: Event, names: Sequence[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {"number": number, "type": type(event).__name__,
+                           "text": describe(event, names), "source": event.source}
+    seat = getattr(event, "seat", None)
+    if isinstance(seat, int):
+        out["seat"] = seat
+    if isinstance(event, CardPlayed):
+        out["card"] = str(event.card)
+    return out
+
+
+def hand_moves(accepted: Sequence[tuple[int, Event]]) -> list[tuple[int, Event]]:
+    """The events in effect since the last deal (the deal included)."""
+    moves = in_effect(accepted)
+    start = max((i for i, (_, e) in enumerate(moves) if isinstance(e, HandDealt)), default=0)
+    return moves[start:]
+
+
+def play_numbers(game: Game, moves: Sequence[tuple[int, Event]]) -> dict[str, list[int]]:
+    """Journal numbers of the cards of the trick on the mat and of the last trick, in the order
+    the view lists them, so that tapping a card can correct exactly that entry."""
+    plays = [n for n, e in moves if isinstance(e, CardPlayed)]
+    view_trick = len(game.trick) if game.trick else 0
+    done = list(game.tricks)
+    if game.trick_full and done and done[-1] == game.trick:
+        done = done[:-1]
+    view_last = len(done[-1]) if done else 0
+    trick = plays[len(plays) - view_trick:] if view_trick else []
+    rest = plays[:len(plays) - view_trick]
+    last = rest[len(rest) - view_last:] if view_last else []
+    return {"trick": trick, "last_trick": last}
+
+
+def page_state(game: Game | None, accepted: Sequence[tuple[int, Event]], number: int,
+               game_id: int | None, board: AlertBoard, table: dict[str, Any]) -> dict[str, Any]:
+    """Everything the page shows, JSON-ready. `number` is the last journal entry; `table` says
+    what the page may offer (a PIN is set, a camera view, new games)."""
+    alerts, news = board.snapshot()
+    out: dict[str, Any] = {"game_id": game_id, "number": number, "table": table,
+                           "alerts": alerts, "news": news, "game": None, "moves": [],
+                           "plays": {"trick": [], "last_trick": []}, "next_dealer": None,
+                           "kitty_size": 0}
+    if game is None:
+        return out
+    moves = hand_moves(accepted)
+    out["game"] = game.view()
+    out["moves"] = [_move(n, e, game.names) for n, e in moves[-MOVES_SHOWN:]][::-1]
+    out["plays"] = play_numbers(game, moves)
+    out["next_dealer"] = next_dealer(game)
+    out["kitty_size"] = game.rules.kitty_size
+    return out

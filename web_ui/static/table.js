@@ -1,0 +1,512 @@
+// The live table: renders the state the server sends (whole, on every change) and sends the
+// few actions a player may take with the table PIN. No libraries, nothing from elsewhere.
+"use strict";
+
+const SYM = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const SUIT_WORD = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+const RANKS = ["A", "10", "K", "Q", "J", "9"];
+const PIN_KEY = "pinochle-table-pin";
+const $ = (id) => document.getElementById(id);
+
+let state = JSON.parse($("initial-state").textContent);
+let lastId = null;
+let lastHeard = Date.now();
+let source = null;
+let hiddenAt = 0;
+const seenAlerts = new Set((state.alerts || []).concat(state.news || []).map((a) => a.id));
+
+// -- little DOM helpers ---------------------------------------------------------------------
+
+function h(tag, attrs, ...kids) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "class") el.className = v;
+    else el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const kid of kids.flat()) {
+    if (kid === null || kid === undefined || kid === false) continue;
+    el.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+  }
+  return el;
+}
+
+function fill(id, ...kids) {
+  const el = $(id);
+  el.replaceChildren(...kids.flat().filter((k) => k !== null && k !== undefined && k !== false));
+  return el;
+}
+
+function split(code) { return { rank: code.slice(0, -1), suit: code.slice(-1) }; }
+
+function card(code, opts = {}) {
+  const { rank, suit } = split(code);
+  const cls = ["card", suit, opts.mini ? "mini" : "", opts.win ? "win" : "",
+    opts.trump ? "trump" : ""].join(" ").trim();
+  const label = `${rank} of ${SUIT_WORD[suit] || suit}`;
+  const kids = [h("span", { class: "r" }, rank), h("span", { class: "s" }, SYM[suit] || suit)];
+  if (opts.onclick) return h("button", { class: cls, type: "button", "aria-label": label,
+    onclick: opts.onclick, "data-card": code }, kids);
+  return h("span", { class: cls, role: "img", "aria-label": label, "data-card": code }, kids);
+}
+
+// Text from the server with suit symbols coloured.
+function rich(text) {
+  return String(text).split(/([♠♥♦♣])/).map((part) => {
+    const suit = Object.keys(SYM).find((k) => SYM[k] === part);
+    return suit ? h("span", { class: `sym-${suit}` }, part) : part;
+  });
+}
+
+function suitText(s) { return s ? [h("span", { class: `sym-${s}` }, SYM[s]), " ", SUIT_WORD[s]] : ""; }
+
+// -- reading the state ----------------------------------------------------------------------
+
+const g = () => state.game;
+const nameOf = (seat) => (seat === null || seat === undefined ? "" : g().names[seat]);
+
+function statusLine(v) {
+  const who = nameOf(v.turn);
+  switch (v.phase) {
+    case "deal": return [`${nameOf(state.next_dealer)} to deal`, `hand ${v.hand_number + 1}`];
+    case "auction":
+      if (v.must_bid !== null) return [`${who} must bid ${v.must_bid}`, ""];
+      return [`${who} to bid`, v.high_bid ? `high bid ${v.high_bid} by ${nameOf(v.high_bidder)}`
+        : `opening bid ${v.next_bids[0] ?? ""}`];
+    case "push": return [`${who}: keep it or push it to the dealer`, `bid ${v.high_bid}`];
+    case "trump":
+      return [v.kitty || !state.kitty_size ? `${who} to name trump` : `${who} to show the kitty`,
+        `${nameOf(v.contract.declarer)} took the bid at ${v.contract.bid}`];
+    case "bury": return [`${who} to bury`, ""];
+    case "passing": return [`${who} to pass cards`, ""];
+    case "meld": return [who ? `${who} to meld` : "Meld", "lay meld on the mat"];
+    case "play": {
+      const trick = v.trick && !v.trick.complete ? v.trick : null;
+      return [trick ? `${who} to play` : `${who} to lead`,
+        `trick ${Math.min(v.tricks_played + 1, v.tricks_per_hand)} of ${v.tricks_per_hand}`];
+    }
+    case "hand-over":
+      return [v.result ? v.result.text.replace(/^hand \d+: /, "") : "Hand over",
+        `${nameOf(state.next_dealer)} deals next`];
+    case "game-over": return [`${nameOf(v.winner)} wins the game`, "final score below"];
+    default: return [v.phase, ""];
+  }
+}
+
+function sides(v) {
+  // Partnerships score as sides; everyone else as seats.
+  if (v.partnerships && v.sides) return v.sides.map((seats) => ({ seats, label: seats.map((s) => v.names[s]).join(" & ") }));
+  return v.names.map((n, s) => ({ seats: [s], label: n })).filter((x) => v.active.includes(x.seats[0]) || v.scores[x.seats[0]] || v.names.length <= 4);
+}
+
+// -- rendering -------------------------------------------------------------------------------
+
+function render() {
+  const v = g();
+  renderAlerts(v);
+  $("link").hidden = false;
+  if (!v) {
+    fill("variant", "Pinochle");
+    fill("hand", "");
+    fill("status", "No game yet", h("span", { class: "sub" },
+      state.table.new_games ? "start one from the menu (needs the table PIN)" : ""));
+    for (const id of ["scores", "mat", "contract", "auction", "meld", "result", "sheet", "moves"]) fill(id);
+    renderActions(null);
+    return;
+  }
+  fill("variant", v.variant);
+  fill("hand", v.hand_number ? `hand ${v.hand_number}` : "");
+  const [main, sub] = statusLine(v);
+  fill("status", h("span", { class: v.phase === "game-over" ? "win" : "" }, ...rich(main)),
+    sub ? h("span", { class: "sub" }, sub) : null);
+  renderScores(v);
+  renderMat(v);
+  renderContract(v);
+  renderAuction(v);
+  renderMeld(v);
+  renderResult(v);
+  renderSheet(v);
+  renderMoves(v);
+  renderActions(v);
+}
+
+function seatChips(v, s) {
+  return [
+    s === v.dealer ? h("span", { class: "chip dealer", title: "dealer" }, "D") : null,
+    v.contract && s === v.contract.declarer ? h("span", { class: "chip declarer", title: "declarer" }, "bid") : null,
+    s === v.turn ? h("span", { class: "chip turn", title: "to act" }, "▶") : null,
+  ];
+}
+
+function renderScores(v) {
+  const rows = sides(v).map(({ seats, label }) => {
+    const s0 = seats[0];
+    const sum = (arr) => seats.reduce((t, s) => t + (arr[s] || 0), 0);
+    const meld = seats.reduce((t, s) => t + (v.meld[s] ? v.meld[s].total : 0), 0);
+    const anyMeld = seats.some((s) => v.meld[s]);
+    return h("tr", { class: seats.includes(v.turn) ? "turn" : "", "data-seat": s0 },
+      h("td", {}, label, seats.flatMap((s) => seatChips(v, s))),
+      h("td", {}, anyMeld ? meld : "–"),
+      h("td", {}, `${sum(v.points_taken)}`, h("span", { class: "muted small" }, ` /${sum(v.tricks_won)}`)),
+      v.ledger ? h("td", {}, (v.ledger[s0] > 0 ? "+" : "") + v.ledger[s0]) : null,
+      v.checks ? h("td", {}, v.checks[s0]) : null,
+      h("td", { class: "score" }, v.scores[s0]));
+  });
+  const target = v.target ? ` · game to ${v.target}` : "";
+  fill("scores", h("h2", {}, `Score${target}`), h("table", { class: "scores" },
+    h("thead", {}, h("tr", {}, h("th", {}, v.partnerships ? "side" : "seat"), h("th", {}, "meld"),
+      h("th", {}, "taken/tricks"), v.ledger ? h("th", {}, "stakes") : null,
+      v.checks ? h("th", {}, "checks") : null, h("th", {}, "score"))),
+    h("tbody", {}, rows)),
+  v.pot !== null ? h("p", { class: "muted" }, `pot ${v.pot}`) : null,
+  Object.keys(v.options).length ? h("p", { class: "muted small" },
+    "options: " + Object.entries(v.options).map(([k, x]) => `${k}=${x}`).join(", ")) : null);
+}
+
+function trickCards(v, trick, numbers, mini) {
+  const trump = v.contract && v.contract.trump;
+  return trick.cards.map((c, i) => {
+    const num = numbers[i];
+    const fix = unlocked() && num ? () => openFix({ number: num, type: "CardPlayed", seat: c.seat, card: c.card }) : null;
+    const lead = c.seat === trick.leader;
+    const win = c.seat === trick.winning;
+    return h("div", { class: "play", "data-seat": c.seat },
+      card(c.card, { mini, win, trump: !mini && split(c.card).suit === trump, onclick: fix }),
+      h("span", { class: "who" }, v.names[c.seat]),
+      mini ? null : h("span", { class: win ? "tag win" : "tag" },
+        win ? (trick.complete ? "takes it" : "winning") : lead ? "led" : ""));
+  });
+}
+
+// Empty places for the seats still to play to this trick, in the order they play.
+function waiting(v, t) {
+  if (t.complete) return [];
+  const order = v.active;
+  const start = order.indexOf(t.leader);
+  const rest = order.slice(start).concat(order.slice(0, start)).slice(t.cards.length);
+  return rest.map((s) => h("div", { class: "play", "data-seat": s },
+    h("span", { class: "card slot", "aria-label": `${v.names[s]} has not played` }),
+    h("span", { class: "who" }, v.names[s]), h("span", { class: "tag" }, s === v.turn ? "to play" : "")));
+}
+
+function renderMat(v) {
+  if (!["play", "hand-over", "meld"].includes(v.phase) && !v.trick && !v.last_trick) { fill("mat"); return; }
+  const t = v.trick;
+  const kids = [h("h2", {}, "On the mat")];
+  kids.push(h("div", { class: "trick", id: "trick" },
+    t ? [trickCards(v, t, state.plays.trick, false), waiting(v, t)]
+      : h("span", { class: "empty-mat" }, v.phase === "play" ? `waiting for ${nameOf(v.turn)} to lead` : "no cards yet")));
+  if (v.last_trick) {
+    kids.push(h("div", { class: "last", id: "last-trick" }, h("span", { class: "muted small" }, "last trick"),
+      trickCards(v, v.last_trick, state.plays.last_trick, true),
+      h("span", { class: "small" }, `→ ${nameOf(v.last_trick.winning)}`)));
+  }
+  kids.push(h("p", { class: "taken" }, `tricks played ${v.tricks_played} of ${v.tricks_per_hand}`));
+  fill("mat", kids);
+}
+
+function renderContract(v) {
+  if (!v.contract && !v.kitty) { fill("contract"); return; }
+  const c = v.contract;
+  fill("contract", h("h2", {}, "Contract"),
+    c ? h("p", { class: "contract-line" }, `${nameOf(c.declarer)} · ${c.bid ?? ""}`,
+      c.trump ? [" · trump ", ...suitText(c.trump)] : h("span", { class: "muted" }, " · trump not named yet")) : null,
+    v.kitty ? h("div", {}, h("span", { class: "muted small" }, "kitty"),
+      h("div", { class: "cards" }, v.kitty.map((k) => card(k, { mini: true })))) : null);
+}
+
+function renderAuction(v) {
+  if (!v.auction.length && v.phase !== "auction") { fill("auction"); return; }
+  const highIndex = v.auction.map((b) => !b.pass).lastIndexOf(true);
+  fill("auction", h("h2", {}, "Auction"), h("div", { class: "bids", id: "bids" },
+    v.auction.length ? v.auction.map((b, i) => h("span", { class: `bid${b.pass ? " pass" : ""}${i === highIndex ? " high" : ""}` },
+      `${v.names[b.seat]} ${b.pass ? "pass" : b.bid}`)) : h("span", { class: "muted" }, "no bids yet")));
+}
+
+function renderMeld(v) {
+  const seats = v.meld.map((m, s) => [m, s]).filter(([m]) => m);
+  if (!seats.length) { fill("meld"); return; }
+  fill("meld", h("h2", {}, "Meld"), seats.map(([m, s]) => h("div", { class: "seat-meld", "data-seat": s },
+    h("b", {}, `${v.names[s]} ${m.total}`),
+    m.melds.length ? m.melds.map((x) => h("div", { class: "meld-row" },
+      h("span", { class: "name" }, `${x.name} ${x.points}`),
+      h("span", { class: "cards" }, x.cards.map((k) => card(k, { mini: true })))))
+      : h("div", { class: "muted small" }, "no meld"))));
+}
+
+function renderResult(v) {
+  const r = v.result;
+  if (!r) { fill("result"); return; }
+  const who = sides(v);
+  fill("result", h("h2", {}, `Hand ${r.hand}`),
+    h("p", { class: `result-line ${r.made ? "made" : "set"}` }, r.text.replace(/^hand \d+: /, "")),
+    r.note ? h("p", { class: "muted" }, r.note) : null,
+    h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, "meld"), h("th", {}, "tricks"), h("th", {}, "change"))),
+      h("tbody", {}, who.map(({ seats, label }) => {
+        const s0 = seats[0];
+        const meld = seats.reduce((t, s) => t + (r.meld[s] || 0), 0);
+        const tricks = seats.reduce((t, s) => t + (r.tricks[s] || 0), 0);
+        const counted = seats.some((s) => r.meld_counted[s]);
+        const change = v.ledger ? r.ledger_change[s0] : r.score_change[s0];
+        return h("tr", {}, h("td", {}, label), h("td", {}, counted ? meld : h("s", {}, meld)),
+          h("td", {}, tricks), h("td", {}, (change > 0 ? "+" : "") + change));
+      }))));
+}
+
+function renderSheet(v) {
+  const hands = v.history.slice();
+  if (v.result && !hands.some((x) => x.hand === v.result.hand)) hands.push(v.result);
+  if (!hands.length) { fill("sheet"); return; }
+  const who = sides(v);
+  const totals = who.map(() => 0);
+  const rows = hands.map((r) => {
+    const cells = who.map(({ seats }, i) => {
+      const d = v.ledger ? r.ledger_change[seats[0]] : r.score_change[seats[0]];
+      totals[i] += d;
+      return h("td", {}, totals[i], h("span", { class: "delta" }, (d > 0 ? "+" : "") + d));
+    });
+    const bid = r.declarer === null ? "—" : `${nameOf(r.declarer)} ${r.bid ?? ""}`;
+    return h("tr", {}, h("td", {}, `${r.hand}`, h("span", { class: "delta" }, [bid, " ", r.trump ? SYM[r.trump] : "", " ", r.outcome])), cells);
+  });
+  fill("sheet", h("h2", {}, v.ledger ? "Stakes by hand" : "Score sheet"),
+    h("table", { class: "sheet-table" }, h("thead", {}, h("tr", {}, h("th", {}, "hand"), who.map((x) => h("th", {}, x.label)))),
+      h("tbody", {}, rows)));
+}
+
+let showAllMoves = false;
+function renderMoves(v) {
+  const moves = state.moves || [];
+  if (!moves.length) { fill("moves"); return; }
+  const fixable = new Set(["CardPlayed", "BidMade", "TrumpNamed"]);
+  const shown = showAllMoves ? moves : moves.slice(0, 6);
+  fill("moves", h("h2", {}, "This hand, newest first"),
+    h("ol", { class: "moves", id: "move-list" }, shown.map((m) => h("li", { "data-number": m.number },
+      h("span", { class: "n" }, `#${m.number}`), h("span", { class: "t" }, ...rich(m.text)),
+      m.source ? h("span", { class: "src" }, m.source) : null,
+      unlocked() && fixable.has(m.type) ? h("button", { class: "small", type: "button", onclick: () => openFix(m) }, "fix") : null))),
+    moves.length > 6 ? h("button", { class: "ghost small", type: "button", onclick: () => { showAllMoves = !showAllMoves; renderMoves(v); } },
+      showAllMoves ? "show fewer" : `show all ${moves.length}`) : null);
+}
+
+function renderAlerts(v) {
+  const items = (state.alerts || []).map((a) => {
+    const head = h("div", { class: "head" }, h("p", {}, ...rich(a.text)),
+      h("button", { class: "small ghost", type: "button", "aria-label": "dismiss", onclick: () => act(`alerts/${a.id}/dismiss`, {}) }, "✕"));
+    const choices = a.kind === "camera-unsure" && a.candidates && a.candidates.length
+      ? h("div", { class: "choices" }, h("span", { class: "muted small hint" }, "tap the card that was played:"),
+        a.candidates.map((c) => card(c, { onclick: () => act(`alerts/${a.id}/confirm`, { card: c }) })))
+      : null;
+    return h("div", { class: `alert ${a.kind === "refused" ? "bad" : ""}`, "data-kind": a.kind, "data-id": a.id }, head, choices);
+  });
+  const reneges = v ? v.reneges.map((t) => h("div", { class: "alert bad", "data-kind": "renege" },
+    h("div", { class: "head" }, h("p", {}, "Renege: ", ...rich(t))))) : [];
+  fill("alerts", reneges, items);
+  for (const a of (state.alerts || []).concat(state.news || [])) {
+    if (!seenAlerts.has(a.id)) {
+      seenAlerts.add(a.id);
+      toast(a.text);
+      if (navigator.vibrate && a.kind !== "note") navigator.vibrate(200);
+    }
+  }
+}
+
+// -- the action bar (with the PIN) ----------------------------------------------------------
+
+function renderActions(v) {
+  const bar = $("actions");
+  if (!unlocked() || !v) { bar.hidden = true; return; }
+  const kids = [];
+  const undo = h("button", { type: "button", onclick: () => act("undo", {}) }, "Undo");
+  if (v.phase === "auction" && v.turn !== null) {
+    const bids = v.must_bid !== null ? [v.must_bid] : v.next_bids.slice(0, 12);
+    kids.push(h("div", { class: "label" }, `for ${nameOf(v.turn)}`),
+      h("div", { class: "scroll" }, bids.map((b, i) => h("button", { class: i === 0 ? "primary" : "", type: "button", onclick: () => act("bid", { seat: v.turn, amount: b }) }, `${b}`)),
+        v.must_bid === null ? h("button", { type: "button", onclick: () => act("pass", { seat: v.turn }) }, "Pass") : null, undo));
+  } else if (["deal", "hand-over"].includes(v.phase)) {
+    kids.push(h("div", { class: "scroll" }, h("button", { class: "primary", type: "button", onclick: () => act("deal", {}) }, `${nameOf(state.next_dealer)} dealt`), undo));
+  } else if (v.phase === "game-over") {
+    kids.push(h("div", { class: "scroll" }, h("button", { class: "primary", type: "button", onclick: openNewGame }, "New game"), undo));
+  } else {
+    if (v.phase === "trump") kids.push(h("div", { class: "label" }, `trump for ${nameOf(v.contract.declarer)}`));
+    kids.push(h("div", { class: "scroll" }, v.phase === "trump" ? trumpButtons() : null, concedeButton(v), undo));
+  }
+  bar.replaceChildren(...kids);
+  bar.hidden = false;
+}
+
+function trumpButtons() {
+  return ["S", "H", "D", "C"].map((s) => h("button", { class: `suit-button ${s}`, type: "button", "aria-label": `${SUIT_WORD[s]} trump`, onclick: () => act("trump", { suit: s }) }, SYM[s]));
+}
+
+function concedeButton(v) {
+  if (!v.contract) return null;
+  return h("button", { class: "danger", type: "button", onclick: () => {
+    if (confirm(`${nameOf(v.contract.declarer)} concedes the hand?`)) act("concede", {});
+  } }, "Concede");
+}
+
+// -- talking to the server ------------------------------------------------------------------
+
+const unlocked = () => !!localStorage.getItem(PIN_KEY);
+
+async function act(path, body) {
+  const pin = localStorage.getItem(PIN_KEY);
+  if (!pin) { openMenu("Enter the table PIN to do that."); return null; }
+  let reply;
+  try {
+    const res = await fetch(`api/${path}`, { method: "POST", headers: { "Content-Type": "application/json", "X-Table-PIN": pin }, body: JSON.stringify(body) });
+    reply = await res.json().catch(() => ({ error: `the table answered ${res.status}` }));
+    if (res.status === 401 || res.status === 403) { localStorage.removeItem(PIN_KEY); render(); openMenu(reply.error); }
+    if (!res.ok) { toast(reply.error || `refused (${res.status})`); return reply; }
+  } catch (e) {
+    toast("the table cannot be reached; check the Wi-Fi");
+    return null;
+  }
+  if (reply.state) apply(reply.state, null);
+  if (reply.text) toast(reply.text);
+  return reply;
+}
+
+let toastTimer = 0;
+function toast(text) {
+  const t = $("toast");
+  t.replaceChildren(...rich(text));
+  t.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { t.hidden = true; }, 3500);
+}
+
+function apply(next, id) {
+  // A state sent in an answer may be older than one the stream already gave: keep the newest.
+  if (id === null && state.game_id === next.game_id && next.number < state.number) return;
+  state = next;
+  if (id) lastId = id;
+  render();
+}
+
+function setLink(s) { const el = $("link"); el.dataset.state = s; el.textContent = s === "live" ? "live" : s === "lost" ? "reconnecting" : "connecting"; }
+
+function connect() {
+  if (source) source.close();
+  setLink("connecting");
+  source = new EventSource(lastId ? `events?last=${encodeURIComponent(lastId)}` : "events");
+  source.addEventListener("state", (e) => { lastHeard = Date.now(); setLink("live"); apply(JSON.parse(e.data), e.lastEventId); });
+  source.addEventListener("ping", () => { lastHeard = Date.now(); setLink("live"); });
+  source.addEventListener("open", () => { lastHeard = Date.now(); setLink("live"); });
+  source.addEventListener("error", () => setLink("lost"));
+}
+
+// A phone that slept, or a connection that went quiet past two heartbeats, reconnects at once
+// (the server sends the present state to a new stream straight away).
+function watch() {
+  const beat = (state.table.heartbeat_s || 15) * 1000;
+  setInterval(() => { if (Date.now() - lastHeard > 2.5 * beat) { lastHeard = Date.now(); connect(); } }, 2000);
+  document.addEventListener("visibilitychange", () => {
+    if (document.hidden) { hiddenAt = Date.now(); return; }
+    if (Date.now() - hiddenAt > 3000 || !source || source.readyState !== EventSource.OPEN) connect();
+  });
+  window.addEventListener("online", connect);
+}
+
+// -- dialogs ----------------------------------------------------------------------------------
+
+function openMenu(message) {
+  $("pin-state").textContent = message || (unlocked() ? "This phone can change the game." : "Watching. Enter the table PIN to bid, correct and undo from this phone.");
+  $("pin-form").hidden = unlocked();
+  $("lock-button").hidden = !unlocked();
+  $("new-game-button").hidden = !(unlocked() && state.table.new_games);
+  $("menu").showModal();
+}
+
+async function unlock(e) {
+  e.preventDefault();
+  const pin = $("pin-input").value.trim();
+  if (!pin) return;
+  const res = await fetch("api/pin", { method: "POST", headers: { "X-Table-PIN": pin } }).catch(() => null);
+  if (res && res.ok) {
+    localStorage.setItem(PIN_KEY, pin);
+    $("pin-input").value = "";
+    $("menu").close();
+    toast("unlocked: this phone can change the game");
+    render();
+  } else {
+    const reply = res ? await res.json().catch(() => ({})) : { error: "the table cannot be reached" };
+    $("pin-state").textContent = reply.error || "wrong PIN";
+  }
+}
+
+let presets = null;
+async function openNewGame() {
+  $("menu").open && $("menu").close();
+  if (!presets) presets = await (await fetch("api/presets")).json();
+  const sel = $("ng-preset");
+  if (!sel.options.length) {
+    for (const p of presets.presets) sel.append(h("option", { value: p.name }, p.name));
+    if (g()) sel.value = g().variant;
+  }
+  seatsFor();
+  $("new-game").showModal();
+}
+
+function seatsFor() {
+  const p = presets.presets.find((x) => x.name === $("ng-preset").value);
+  $("ng-description").textContent = p.description;
+  const old = [...document.querySelectorAll("#ng-names input")].map((i) => i.value);
+  const names = g() && g().names.length === p.seats ? g().names : old;
+  fill("ng-names", Array.from({ length: p.seats }, (_, i) => [h("label", { for: `ng-seat-${i}` }, `Seat ${i + 1}${i === 0 ? " (then clockwise)" : ""}`),
+    h("input", { id: `ng-seat-${i}`, value: names[i] || "", autocomplete: "off", maxlength: "24", required: true })]));
+  fill("ng-dealer", Array.from({ length: p.seats }, (_, i) => h("option", { value: i }, `seat ${i + 1}`)));
+}
+
+async function startGame(e) {
+  e.preventDefault();
+  const options = {};
+  for (const line of $("ng-options").value.split("\n")) {
+    const [k, ...rest] = line.split("=");
+    if (k.trim()) options[k.trim()] = rest.join("=").trim();
+  }
+  const names = [...document.querySelectorAll("#ng-names input")].map((i) => i.value.trim());
+  const reply = await act("game", { preset: $("ng-preset").value, names, dealer: Number($("ng-dealer").value), options });
+  if (reply && reply.error) { $("ng-error").textContent = reply.error; return; }
+  if (reply) $("new-game").close();
+}
+
+function openFix(move) {
+  const body = [];
+  const send = async (extra) => {
+    const reply = await act("correct", { target: move.number, ...extra });
+    if (reply && reply.error) $("fix-error").textContent = reply.error; else if (reply) $("fix").close();
+  };
+  $("fix-error").textContent = "";
+  if (move.type === "CardPlayed") {
+    fill("fix-title", `#${move.number}: ${nameOf(move.seat)} played `, ...rich(move.text ? move.text.split(" played ")[1] || "" : SYM[split(move.card).suit]), " — it was:");
+    body.push(h("div", { class: "picker" }, ["S", "H", "D", "C"].flatMap((s) => RANKS.map((r) => card(`${r}${s}`, { onclick: () => send({ card: `${r}${s}` }) })))));
+  } else if (move.type === "BidMade") {
+    fill("fix-title", `#${move.number}: ${move.text} — it was:`);
+    const input = h("input", { type: "number", inputmode: "numeric", step: "10", value: (move.text.match(/\d+$/) || [""])[0] });
+    body.push(h("div", { class: "row" }, input, h("button", { class: "primary", type: "button", onclick: () => send({ amount: Number(input.value) }) }, "Correct")));
+  } else if (move.type === "TrumpNamed") {
+    fill("fix-title", `#${move.number}: ${move.text} — it was:`);
+    body.push(h("div", { class: "row" }, ["S", "H", "D", "C"].map((s) => h("button", { class: `suit-button ${s}`, type: "button", onclick: () => send({ suit: s }) }, SYM[s]))));
+  }
+  fill("fix-body", body);
+  $("fix").showModal();
+}
+
+// -- start ------------------------------------------------------------------------------------
+
+function init() {
+  $("menu-button").addEventListener("click", () => openMenu());
+  $("pin-form").addEventListener("submit", unlock);
+  $("lock-button").addEventListener("click", () => { localStorage.removeItem(PIN_KEY); $("menu").close(); render(); });
+  $("new-game-button").addEventListener("click", openNewGame);
+  $("new-game-form").addEventListener("submit", startGame);
+  $("ng-preset").addEventListener("change", seatsFor);
+  for (const b of document.querySelectorAll("[data-close]")) b.addEventListener("click", () => b.closest("dialog").close());
+  render();
+  connect();
+  watch();
+}
+
+init();

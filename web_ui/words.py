@@ -1,0 +1,78 @@
+"""Table events in the words a card player uses: "Cy played Q♠", "Bob bid 260"."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from table.rules import (
+    BidMade,
+    Buried,
+    Card,
+    CardPlayed,
+    CardsPassed,
+    Conceded,
+    Corrected,
+    Event,
+    HandDealt,
+    KittyShown,
+    MeldShown,
+    Passed,
+    PushedToDealer,
+    ThrownIn,
+    TrickGathered,
+    TrumpNamed,
+    Undone,
+)
+
+
+def card_text(card: Card) -> str:
+    """`Q♠`, `10♥`."""
+    return f"{card.rank}{card.suit.symbol}"
+
+
+def cards_text(cards: Sequence[Card]) -> str:
+    return " ".join(card_text(c) for c in cards)
+
+
+def seat_name(names: Sequence[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
+
+
+def describe(event: Event, names: Sequence[str]) -> str:
+    """One short line for the page's list of moves."""
+    def who(seat: int) -> str:
+        return seat_name(names, seat)
+
+    match event:
+        case HandDealt(dealer=dealer):
+            return f"{who(dealer)} dealt"
+        case ThrownIn(seat=seat, reason=reason):
+            return f"{who(seat)} threw the hand in" + (f" ({reason})" if reason else "")
+        case BidMade(seat=seat, amount=amount):
+            return f"{who(seat)} bid {amount}"
+        case Passed(seat=seat):
+            return f"{who(seat)} passed"
+        case PushedToDealer(seat=seat):
+            return f"{who(seat)} pushed the bid to the dealer"
+        case KittyShown(cards=cards):
+            return f"kitty shown: {cards_text(cards)}"
+        case TrumpNamed(seat=seat, suit=suit):
+            return f"{who(seat)} named {suit.word} trump {suit.symbol}"
+        case Buried(seat=seat, cards=cards):
+            return f"{who(seat)} buried " + (cards_text(cards) if cards else "face down")
+        case CardsPassed(seat=seat, to_seat=to_seat, cards=cards):
+            shown = f" {cards_text(cards)}" if cards else ""
+            return f"{who(seat)} passed{shown} to {who(to_seat)}"
+        case MeldShown(seat=seat, cards=cards):
+            return f"{who(seat)} melded {cards_text(cards)}"
+        case Conceded(seat=seat):
+            return f"{who(seat)} conceded"
+        case CardPlayed(seat=seat, card=card):
+            return f"{who(seat)} played {card_text(card)}"
+        case TrickGathered():
+            return "trick gathered"
+        case Corrected(target=target, replacement=replacement):
+            return f"#{target} corrected: {describe(replacement, names)}"
+        case Undone():
+            return "undo"
+    return event.describe()
