@@ -24,7 +24,7 @@ from table.rules import ALL_SUITS
 
 from .config import Timing
 from .firmware.buttons import ButtonTracker
-from .language import Action, ButtonLanguage, Pending, Press, Refuse, Submit
+from .language import Action, ButtonLanguage, Pending, Press, Refuse
 from .ports import Lights, SessionPort
 
 log = logging.getLogger(__name__)
@@ -130,9 +130,9 @@ class ControlPanel:
         now = self.clock() if at is None else at
         press = Press(seat, button, gesture, source, now, self.wall())
         with self._lock:
-            actions = self.language.press(press, self.session.game)
+            refusals = self._post(self.language.press(press, self.session.game))
             self._wake.notify_all()
-        self._act(actions)
+        self._answer(refusals)
 
     def tick(self) -> None:
         """Let time act: long presses, reconciled bounces, raise windows that have closed."""
@@ -146,8 +146,8 @@ class ControlPanel:
         for source, seat, button, g in gestures:
             self.gesture(source, seat, button, g, now)
         with self._lock:
-            actions = self.language.tick(now, self.wall(), self.session.game)
-        self._act(actions)
+            refusals = self._post(self.language.tick(now, self.wall(), self.session.game))
+        self._answer(refusals)
 
     def deadline(self) -> float | None:
         """When `tick` next has work, on the panel's clock (seconds)."""
@@ -168,16 +168,16 @@ class ControlPanel:
     def refresh(self) -> None:
         """Show the game's state on every output (only what changed is sent)."""
         game = self.session.game
-        with self._lock:
+        with self._lock:  # shown under the lock, so a later state is never overtaken
             changed = self.language.forget_stale(game)
             shown = lights_for(game, self.language.pending)
-            outputs = list(self._outputs) if shown != self._shown else []
+            moved = shown != self._shown
             self._shown = shown
+            for out in self._outputs if moved else []:
+                out.show(*shown)
             listeners = list(self._pending_listeners)
             pending = list(self.language.pending.values())
-        for out in outputs:
-            out.show(*shown)
-        if outputs or changed:
+        if moved or changed:
             for listener in listeners:
                 listener(pending)
 
@@ -198,17 +198,27 @@ class ControlPanel:
 
     # -- internals ---------------------------------------------------------------------------------
 
-    def _act(self, actions: list[Action]) -> None:
+    def _post(self, actions: list[Action]) -> list[str]:
+        """Hand the events to the session in press order (lock held: posting never waits);
+        returns the reasons to buzz for."""
+        reasons = []
         for action in actions:
             if isinstance(action, Refuse):
-                self.buzz(action.reason)
-            else:
-                self._submit(action)
-        self.refresh()
+                reasons.append(action.reason)
+                continue
+            try:
+                future: Future[Any] = self.session.post(action.event)
+            except Exception as exc:  # a stopped session: say so, keep the input threads alive
+                log.exception("could not hand %s to the session", action.event.describe())
+                reasons.append(f"not taken: {exc}")
+                continue
+            future.add_done_callback(self._answered)
+        return reasons
 
-    def _submit(self, action: Submit) -> None:
-        future: Future[Any] = self.session.post(action.event)
-        future.add_done_callback(self._answered)
+    def _answer(self, refusals: list[str]) -> None:
+        for reason in refusals:
+            self.buzz(reason)
+        self.refresh()
 
     def _answered(self, future: Future[Any]) -> None:
         try:

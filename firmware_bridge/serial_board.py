@@ -147,7 +147,6 @@ class BoardConnection:
                     self._set_status(f"the board on {port} {what}: {exc}")
                 finally:
                     self._lost()
-                    self._stop.wait(0)  # (a gap for stop() between attempts)
             if self._stop.wait(delay):
                 return
             delay = min(delay * 2, self.backoff[1])
@@ -166,19 +165,28 @@ class BoardConnection:
                 self._lights_sent = None
                 self._buzzes.clear()
             self._set_status(f"shaking hands with the board on {port}")
-            started = self._ms()
+            unconfirmed_since: float | None = self._ms()
             while not self._stop.is_set():
                 data = ser.read(max(1, ser.in_waiting))
                 now = self._ms()
                 with self._lock:
                     messages = self._link.receive(data, now) if data else []
                 for kind, args in messages:
-                    self._obey(kind, args)
+                    try:
+                        self._obey(kind, args)
+                    except Exception:  # a fault past the link must not stop the reader
+                        log.exception("serial board: could not act on %s %s", kind, args)
                 with self._lock:
                     self._send_state(now)
                     self._link.tick(now)
                     alive = self._link.alive(now)
-                    waiting = not self._link.confirmed and now - started > self._link.dead_ms
+                    confirmed = self._link.confirmed
+                if confirmed:
+                    unconfirmed_since = None
+                elif unconfirmed_since is None:
+                    unconfirmed_since = now
+                waiting = unconfirmed_since is not None and \
+                    now - unconfirmed_since > self._link.dead_ms
                 if (self._linked.is_set() and not alive) or waiting:
                     raise LinkDead()
         finally:

@@ -162,7 +162,7 @@ def _history(args: argparse.Namespace) -> int:
         if not games:
             print(f"no games yet in {journal.path}")
             return 0
-        rows = [["game", "started", "variant", "seats", "entries", "standing"]]
+        rows = [["game", "started", "variant", "seats", "accepted/entries", "standing"]]
         for g in games:
             rows.append([str(g.id), _local(g.created, "%Y-%m-%d %H:%M"), g.variant,
                          ", ".join(g.names), f"{g.accepted}/{g.events}",

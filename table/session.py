@@ -57,6 +57,11 @@ class Outcome:
     reason: str | None
     game: Game
 
+    def to_dict(self) -> dict[str, Any]:
+        """The outcome as JSON (the game itself is `game.view()`)."""
+        return {"event": self.event.to_dict(), "accepted": self.accepted,
+                "number": self.number, "reason": self.reason}
+
 
 Notice = Outcome | Alert
 Subscriber = Callable[[Notice], object] | queue.Queue[Notice]
@@ -321,9 +326,6 @@ class Session:
         """The game after `event`, or None and the reason it is refused."""
         try:
             if isinstance(event, Corrected | Undone):
-                if isinstance(event, Corrected) and not any(
-                        n == event.target for n, _ in accepted):
-                    return None, f"there is no accepted event number {event.target} to correct"
                 return replay(self.rules, self.names, [*accepted, (number, event)],
                               self.first_dealer), None
             return game.apply(event), None

@@ -153,11 +153,14 @@ def _split(blob: np.ndarray, card_area: float) -> list[np.ndarray]:
 
 def card_outlines(frame: np.ndarray, min_area_share: float = 0.002) -> list[np.ndarray]:
     """The corners (4x2, frame pixels) of every whole card in a BGR frame."""
-    scale = work_scale(frame)
-    small = shrink(frame)
-    mask = card_mask(small)
+    return outlines_in_mask(card_mask(shrink(frame)), work_scale(frame), min_area_share)
+
+
+def outlines_in_mask(mask: np.ndarray, scale: float,
+                     min_area_share: float = 0.002) -> list[np.ndarray]:
+    """Card corners (frame pixels) from a `card_mask` of the frame shrunk by `scale`."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    min_area = min_area_share * small.shape[0] * small.shape[1]
+    min_area = min_area_share * mask.shape[0] * mask.shape[1]
     quads: list[np.ndarray] = []
     left_over = []
     for contour in contours:

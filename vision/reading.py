@@ -18,7 +18,7 @@ from .profile import DeckProfile, builtin_profile
 
 ABSTAIN = 0.9          # confidence below which a reading names no card
 TEMPERATURE = 0.7      # softens the distance gap into odds (tuned on simulated frames)
-FARTHEST = 60.0        # a nearest match farther than this is not a face we know
+FARTHEST = 25.0        # a nearest match farther than this is not a face we know
 
 
 @dataclass(frozen=True)

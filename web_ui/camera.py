@@ -33,7 +33,7 @@ def mjpeg(camera: CameraView, fps: float, stopped: Callable[[], bool],
     sent = 0.0
     while not stopped():
         frame = camera.jpeg()
-        if frame is not None and (frame is not last or clock() - sent >= RESEND_S):
+        if frame is not None and (frame != last or clock() - sent >= RESEND_S):
             last, sent = frame, clock()
             yield (f"--{BOUNDARY}\r\nContent-Type: image/jpeg\r\n"
                    f"Content-Length: {len(frame)}\r\n\r\n").encode() + frame + b"\r\n"

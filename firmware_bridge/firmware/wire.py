@@ -6,7 +6,7 @@
 sender's reliable messages from 1, `crc` is the CRC-16/CCITT-FALSE of everything before " *",
 as four upper-case hex digits. A line is at most `MAX_LINE` bytes.
 
-Shared by the board (MicroPython: no imports, no f-strings) and the Pi.
+Shared by the board (MicroPython: no imports, only simple f-strings) and the Pi.
 """
 
 VERSION = 1
@@ -48,9 +48,10 @@ def encode(seq: int, kind: str, args: list[str]) -> bytes:
         fields.append(str(arg))
     for field in fields:
         if not _is_token(field):
-            raise ValueError(f"bad frame field {field!r}")
+            raise ValueError("bad frame field " + repr(field))
     body = " ".join(fields)
-    line = body + f" *{crc16(body.encode()):04X}\n"
+    crc = crc16(body.encode())
+    line = body + f" *{crc:04X}\n"
     if len(line) > MAX_LINE:
         raise ValueError(f"frame longer than {MAX_LINE} bytes")
     return line.encode()

@@ -108,6 +108,8 @@ class _State(NamedTuple):
     bids: tuple[tuple[int, int | None], ...]
     passed: frozenset[int]
     spoke: frozenset[int]
+    rounds: int                      # complete rounds of bidding (003 kitty-revealing auction)
+    revealed: tuple[Card, ...]       # kitty cards shown during the auction
     high_bid: int | None
     high_bidder: int | None
     declarer: int | None
@@ -177,7 +179,8 @@ class Game(_State):
         return self._evolve(
             phase=Phase.DEAL if self.winner is None else Phase.GAME_OVER, turn=None,
             active=active_seats(self.rules, self.dealer), hands=None, kitty=None,
-            kitty_shown=False, bids=(), passed=frozenset(), spoke=frozenset(), high_bid=None,
+            kitty_shown=False, bids=(), passed=frozenset(), spoke=frozenset(), rounds=0,
+            revealed=(), high_bid=None,
             high_bidder=None, declarer=None, bid=None, trump=None, buried=None,
             bury_done=False, discards=(None,) * n, passes=(), melds=(None,) * n,
             meld_cards=((),) * n, conceded=False, trick=(), trick_leader=None,
@@ -406,7 +409,8 @@ class Game(_State):
         nxt = self._next_active(seat)
         while nxt in self.passed:
             nxt = self._next_active(nxt)
-        return self._evolve(turn=nxt)
+        wrapped = self.active.index(nxt) <= self.active.index(seat)
+        return self._evolve(turn=nxt, rounds=self.rounds + wrapped)
 
     def _all_passed(self) -> Game:
         return self._end_unplayed(scoring.thrown_in(self, "everyone passed", redeal=False))
@@ -466,12 +470,17 @@ class Game(_State):
         return g._take_kitty()
 
     def _reveal_kitty_in_auction(self, e: KittyShown) -> Game:
+        """003 option: one more kitty card is turned up after each round of bidding.
+        `e.cards` are all the kitty cards face up so far."""
         shown = tuple(e.cards)
-        if not 1 <= len(shown) <= self.rules.kitty_size:
-            raise self._refuse("show one more kitty card after each round of bidding")
+        if len(shown) != len(self.revealed) + 1 or shown[:len(self.revealed)] != self.revealed:
+            raise self._refuse("turn up one more kitty card at a time")
+        if len(shown) > min(self.rounds, self.rules.kitty_size):
+            raise self._refuse("a kitty card is turned up after each full round of bidding")
         if self.kitty is not None and _remove(self.kitty, shown) is None:
             raise self._refuse(f"{_fmt(shown)} is not in the kitty")
-        return self
+        self._check_seen(self.turn or 0, shown, "other")
+        return self._evolve(revealed=shown)
 
     def _take_kitty(self) -> Game:
         """The declarer picks the kitty up (into a known hand)."""
@@ -808,6 +817,8 @@ class Game(_State):
                     self.kitty if self.kitty_shown and self.kitty else ())
                 held = [max(h + b, k) for h, b, k in zip(held, buried, kitty, strict=True)]
             total = [t + h for t, h in zip(total, held, strict=True)]
+        if kind == "other":  # cards seen in no seat's hand yet (kitty turned up in the auction)
+            total = [t + a for t, a in zip(total, added, strict=True)]
         for i, n in enumerate(total):
             limit = r.copies if (r.nines or i % 6 != Rank.NINE) else 0
             if n > limit:

@@ -80,11 +80,12 @@ class MeldResult:
 _KQ = (Rank.KING, Rank.QUEEN)
 _NO_MELD = MeldResult(0, ())
 
-# Index arithmetic on `Card.index` (suit * 6 + rank) keeps the hot path to small int lists.
-_NINE, _JACK, _QUEEN, _KING, _TEN, _ACE = (int(r) for r in Rank)
+# The hot path counts cards in a list indexed by `Card.index` (suit * 6 + rank).
 _QS = Card(Suit.SPADES, Rank.QUEEN).index
 _JD = Card(Suit.DIAMONDS, Rank.JACK).index
 _AROUND_RANKS = (Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK)
+_ACES, _KINGS, _QUEENS, _JACKS = (tuple(Card(s, r).index for s in ALL_SUITS)
+                                  for r in _AROUND_RANKS)
 _RANK_PLURAL = {Rank.ACE: "aces", Rank.KING: "kings", Rank.QUEEN: "queens", Rank.JACK: "jacks"}
 
 
@@ -101,12 +102,13 @@ class _Table:
     __slots__ = (
         "around", "dix", "double_around", "double_pinochle", "double_royal", "double_run",
         "joseph", "marriage", "meld", "pinochle", "roundhouse", "royal", "run", "run_roundhouse",
-        "trump",
+        "trump", "trump_memo",
     )
 
     def __init__(self, meld: MeldValues, trump: Suit | None) -> None:
         self.meld = meld
         self.trump = trump.index if trump is not None else -1
+        self.trump_memo: dict[tuple[int, int, int, int, int], tuple[int, int, int, int]] = {}
         m = meld
         one = MeldClass.MARRIAGES
 
@@ -158,6 +160,15 @@ class _Table:
                                            for c in of(s, *kq)),
                  m.roundhouse_with_run, MeldClass.ROUNDHOUSE)
             if m.roundhouse is not None and trump is not None else None)
+
+
+    def trump_suit(self, a: int, t: int, k: int, q: int, j: int) -> tuple[int, int, int, int]:
+        """`_best_trump_suit`, remembered: few hands hold more than one or two of a face."""
+        key = (a, t, k, q, j)
+        found = self.trump_memo.get(key)
+        if found is None:
+            found = self.trump_memo[key] = _best_trump_suit(a, t, k, q, j, self.meld)
+        return found
 
 
 _TABLES: dict[tuple[int, int], _Table] = {}
@@ -217,48 +228,42 @@ def best_meld(cards: Iterable[Card], trump: Suit | None, rules: Rules) -> MeldRe
     table = _table(mv, trump)
     ti = table.trump
 
-    pairs = [min(n[3], n[2]), min(n[9], n[8]), min(n[15], n[14]), min(n[21], n[20])]
-    kings = min(n[3], n[9], n[15], n[21])
-    queens = min(n[2], n[8], n[14], n[20])
-    aces = min(n[5], n[11], n[17], n[23])
-    jacks = min(n[1], n[7], n[13], n[19])
+    suit_kings = [n[i] for i in _KINGS]
+    suit_queens = [n[i] for i in _QUEENS]
+    pairs = list(map(min, suit_kings, suit_queens))  # K-Q pairs in each suit
+    kings = min(suit_kings)
+    queens = min(suit_queens)
+    aces = min(map(n.__getitem__, _ACES))
+    jacks = min(map(n.__getitem__, _JACKS))
     pinochles = min(n[_QS], n[_JD])
     if ti >= 0:
-        b = ti * 6
-        ta, tt, tk, tq, tj, nines = n[b + 5], n[b + 4], n[b + 3], n[b + 2], n[b + 1], n[b]
+        nines, tj, tq, tk, tt, ta = n[ti * 6:ti * 6 + 6]  # the trump suit, 9 J Q K 10 A
         plain_pairs = sum(pairs) - pairs[ti]
     else:
         ta = tt = tk = tq = tj = nines = 0
         plain_pairs = sum(pairs)
 
-    # Only the roundhouse ties class I to class III: try each number of roundhouses (h), and
-    # how many of them share their trump K-Q with a run (shared). Without it h = shared = 0.
-    # On a tie the first tried is shown: roundhouses first, then a run of its own.
-    best = -1
-    pick = (0, 0, 0, 0, 0)
-    houses = min(pairs) if mv.roundhouse is not None else 0
-    for h in range(houses, -1, -1):
-        common = (_doubled(kings - h, mv.kings, mv.double_kings)
-                  + _doubled(queens - h, mv.queens, mv.double_queens)
-                  + (plain_pairs - h * (3 if ti >= 0 else 4)) * mv.marriage)
-        for shared in range((min(h, ta, tt, tj) if ti >= 0 else 0) + 1):
-            points = common
-            if h:
-                points += (h - shared) * (mv.roundhouse or 0) + shared * mv.roundhouse_with_run
-            if ti >= 0:
-                trump_points, runs, royals, joseph = _best_trump_suit(
-                    ta - shared, tt - shared, tk - h, tq - h, tj - shared, mv)
-                points += trump_points
-            else:
-                runs = royals = joseph = 0
-            if points > best:
-                best = points
-                pick = (h, shared, runs, royals, joseph)
+    if mv.roundhouse is None or not min(pairs):
+        h = shared = 0
+        runs = royals = joseph = trump_points = 0
+        if tk and tq:
+            trump_points, runs, royals, joseph = table.trump_suit(ta, tt, tk, tq, tj)
+        best = trump_points + plain_pairs * mv.marriage
+        if kings:
+            best += _doubled(kings, mv.kings, mv.double_kings)
+        if queens:
+            best += _doubled(queens, mv.queens, mv.double_queens)
+    else:
+        best, h, shared, runs, royals, joseph = _with_roundhouses(
+            table, min(pairs), kings, queens, plain_pairs, (ta, tt, tk, tq, tj))
 
-    h, shared, runs, royals, joseph = pick
-    total = (best + nines * mv.dix + _doubled(pinochles, mv.pinochle, mv.double_pinochle)
-             + _doubled(aces, mv.aces, mv.double_aces)
-             + _doubled(jacks, mv.jacks, mv.double_jacks))
+    total = best + nines * mv.dix
+    if pinochles:
+        total += _doubled(pinochles, mv.pinochle, mv.double_pinochle)
+    if aces:
+        total += _doubled(aces, mv.aces, mv.double_aces)
+    if jacks:
+        total += _doubled(jacks, mv.jacks, mv.double_jacks)
     if not total:
         return _NO_MELD
 
@@ -284,3 +289,33 @@ def best_meld(cards: Iterable[Card], trump: Suit | None, rules: Rules) -> MeldRe
         if count:
             _add(out, count, table.around[i], table.double_around[i])
     return MeldResult(total, tuple(out))
+
+
+def _with_roundhouses(
+    table: _Table, houses: int, kings: int, queens: int, plain_pairs: int,
+    trump_counts: tuple[int, int, int, int, int],
+) -> tuple[int, int, int, int, int, int]:
+    """The roundhouse option ties class I to class III: try each number of roundhouses (h) and
+    how many of them share their trump K-Q with a run (shared). On a tie the first tried is
+    shown: roundhouses first, then a run of its own. Returns the class I points plus kings and
+    queens around, and h, shared, runs, royal marriages, St Joseph melds."""
+    mv = table.meld
+    ta, tt, tk, tq, tj = trump_counts
+    has_trump = table.trump >= 0
+    best = -1
+    pick = (0, 0, 0, 0, 0)
+    for h in range(houses, -1, -1):
+        common = (_doubled(kings - h, mv.kings, mv.double_kings)
+                  + _doubled(queens - h, mv.queens, mv.double_queens)
+                  + (plain_pairs - h * (3 if has_trump else 4)) * mv.marriage)
+        for shared in range((min(h, ta, tt, tj) if has_trump else 0) + 1):
+            points = common + (h - shared) * (mv.roundhouse or 0) + shared * mv.roundhouse_with_run
+            runs = royals = joseph = 0
+            if has_trump:
+                trump_points, runs, royals, joseph = table.trump_suit(
+                    ta - shared, tt - shared, tk - h, tq - h, tj - shared)
+                points += trump_points
+            if points > best:
+                best = points
+                pick = (h, shared, runs, royals, joseph)
+    return (best, *pick)

@@ -357,3 +357,19 @@ def test_family_alternate_declarer_may_throw_in() -> None:
     g = at(f"family-alternate {B3} : deal 1:20 2:p 0:p kitty=AS.9H.QD 1:trump=S 1:bury=? "
            f"1:concede")
     assert g.scores == (1, -1, 1)
+
+
+def test_family_option_a_kitty_card_is_turned_up_after_each_round() -> None:
+    """003: 'auction bidding where, after each successive round of bids, one of the three
+    cards in the kitty is revealed.'"""
+    rules = replace(preset("family"), single_round=False, kitty_reveal_auction=True)
+    g = new_game(rules).apply(HandDealt(dealer=0)).apply(BidMade(seat=1, amount=20))
+    one = KittyShown(cards=tuple(parse_cards("AS")))
+    assert refused(g, one) == "a kitty card is turned up after each full round of bidding"
+    g = g.apply(BidMade(seat=2, amount=21)).apply(BidMade(seat=0, amount=22)).apply(one)
+    assert g.revealed == tuple(parse_cards("AS")) and g.phase is Phase.AUCTION
+    assert refused(g, KittyShown(cards=tuple(parse_cards("AS 9H")))) == \
+        "a kitty card is turned up after each full round of bidding"
+    g = g.apply(BidMade(seat=1, amount=23))
+    assert refused(g, KittyShown(cards=tuple(parse_cards("9H")))) == \
+        "turn up one more kitty card at a time"

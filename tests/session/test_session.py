@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import queue
 from collections.abc import Iterator
@@ -63,6 +64,8 @@ def test_a_refused_event_is_answered_journaled_and_changes_nothing(
         bob = session.submit(BidMade(seat=2, amount=250, source="gpio"))
     assert not bob.accepted and bob.number == 2 and bob.game == before == session.game
     assert bob.reason == "it is Bob's turn to bid, not Cy's"
+    assert json.loads(json.dumps(bob.to_dict())) == {
+        "event": bob.event.to_dict(), "accepted": False, "number": 2, "reason": bob.reason}
     entry = session.history()[-1]
     assert (entry.number, entry.accepted, entry.reason) == (2, False, bob.reason)
     assert entry.event.source == "gpio" and entry.event.at > 0  # stamped on arrival

@@ -25,7 +25,7 @@ function h(tag, attrs, ...kids) {
     else if (k === "class") el.className = v;
     else el.setAttribute(k, v === true ? "" : v);
   }
-  for (const kid of kids.flat()) {
+  for (const kid of kids.flat(Infinity)) {
     if (kid === null || kid === undefined || kid === false) continue;
     el.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
   }
@@ -34,7 +34,7 @@ function h(tag, attrs, ...kids) {
 
 function fill(id, ...kids) {
   const el = $(id);
-  el.replaceChildren(...kids.flat().filter((k) => k !== null && k !== undefined && k !== false));
+  el.replaceChildren(...kids.flat(Infinity).filter((k) => k !== null && k !== undefined && k !== false));
   return el;
 }
 
@@ -104,6 +104,9 @@ function sides(v) {
 
 function render() {
   const v = g();
+  // what the page shows, for people debugging it and for the browser tests
+  document.body.dataset.number = state.number;
+  document.body.dataset.phase = v ? v.phase : "none";
   renderAlerts(v);
   $("link").hidden = false;
   if (!v) {

@@ -1,0 +1,257 @@
+"""From frames to table events. A card counts once it has lain still for a few frames with no
+hand over it; the zone it lies in names the seat; each card on the mat is reported once; the
+play spots emptying (with no hand over them) means the trick was gathered; a meld area or the
+kitty that has settled is reported as a whole. Unsure readings and a moved camera are not game
+events: they come out as `CardUnsure` and `CameraMoved` notices in the same stream."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from table.rules import Card, CardPlayed, Event, KittyShown, MeldShown, TrickGathered
+
+from .calibration import Calibration, CalibrationError, calibrate, marker_offset
+from .detect import card_mask, outlines_in_mask, shrink, straighten, work_scale
+from .hands import MIN_HAND_MM2, hand_mask, mat_region
+from .mat import Zone
+from .profile import DeckProfile
+from .reading import Reading, identify
+
+SOURCE = "camera"
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardUnsure:
+    """A card lies still but cannot be read surely: ask the table which of `candidates`."""
+
+    seat: int | None
+    area: str
+    candidates: tuple[Card, ...]
+    confidence: float
+    source: str = SOURCE
+    at: float = 0.0
+
+
+@dataclass(frozen=True, kw_only=True)
+class CameraMoved:
+    """The mat's markers are `offset_mm` from where calibration put them. When `recalibrated`
+    the tracker has re-fitted itself and goes on; otherwise it reports nothing until it can."""
+
+    offset_mm: float
+    recalibrated: bool
+    source: str = SOURCE
+    at: float = 0.0
+
+
+Notice = CardUnsure | CameraMoved
+
+
+@dataclass(eq=False)
+class _Track:
+    """One physical card on the mat, followed from frame to frame."""
+
+    centre: np.ndarray          # mm
+    corners: np.ndarray         # pixels, latest
+    zone: Zone | None
+    still: int = 0              # frames in the same place with no hand over it
+    missing: int = 0            # frames in a row it was not seen
+    card: Card | None = None    # what it was read as, once sure
+    tries: int = 0              # unsure readings so far
+    unsure_sent: bool = False
+    seen: bool = True
+
+
+@dataclass
+class Tracker:
+    """Feed it frames with `update(frame)`; it returns the events and notices each one caused."""
+
+    calibration: Calibration
+    deck: DeckProfile | None = None
+    clock: Callable[[], float] = time.time
+    still_frames: int = 3       # frames a card must lie still before it is read
+    settle_frames: int = 10     # frames a meld area or the kitty must stay unchanged
+    unsure_after: int = 4       # unsure readings before the table is asked
+    check_every: int = 5        # frames between checks of the markers
+    moved_mm: float = 4.0       # marker offset that counts as a moved camera or mat
+    match_mm: float = 15.0      # a card found this close to a known one is that card
+    moving_mm: float = 2.5      # a card that shifted more than this is still being placed
+    tracks: list[_Track] = field(default_factory=list)
+    frame_number: int = 0
+    paused: bool = False
+    _empty_play: int = 0
+    _zone_sets: dict[str, tuple[tuple[int, ...], int]] = field(default_factory=dict)
+    _reported_sets: dict[str, tuple[Card, ...]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._prepare()
+
+    def _prepare(self) -> None:
+        cal = self.calibration
+        w, h = cal.frame_size
+        self._scale = 0.5 if w > 960 else 1.0
+        self._region = mat_region(cal, self._scale)
+        self._min_hand_px = MIN_HAND_MM2 * (cal.px_per_mm * self._scale) ** 2
+        self._play_mask = np.zeros_like(self._region)
+        for zone in cal.layout.zones_for("play"):
+            mm = np.array([[zone.x0, zone.y0], [zone.x1, zone.y0], [zone.x1, zone.y1],
+                           [zone.x0, zone.y1]], np.float32)
+            pts = (cal.frame_points(mm) + 0.5) * self._scale - 0.5
+            cv2.fillConvexPoly(self._play_mask, pts.astype(np.int32), 255)
+        grow = max(3, int(12 * cal.px_per_mm * self._scale))
+        self._grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow | 1, grow | 1))
+
+    # -- one frame -----------------------------------------------------------------------
+
+    def update(self, frame: np.ndarray) -> list[Event | Notice]:
+        self.frame_number += 1
+        now = self.clock()
+        out: list[Event | Notice] = []
+        if self.paused or self.frame_number % self.check_every == 1:
+            out += self._check_camera(frame, now)
+            if self.paused:
+                return out
+        small = shrink(frame)
+        if work_scale(frame) != self._scale:
+            raise ValueError("frame size differs from the calibrated one; calibrate again")
+        cards = card_mask(small)
+        hands = hand_mask(small, self._region, self._min_hand_px)
+        hands = cv2.dilate(hands, self._grow) if hands.any() else hands
+        self._follow(outlines_in_mask(cards, self._scale), hands)
+        out += self._read_still_cards(frame, now)
+        out += self._settled_groups(hands, now)
+        out += self._gathered(hands, now)
+        return out
+
+    def _check_camera(self, frame: np.ndarray, now: float) -> list[Event | Notice]:
+        found = marker_offset(frame, self.calibration)
+        if found is None or found[0] <= self.moved_mm:
+            if self.paused and found is not None:
+                self.paused = False
+            return []
+        offset, count = found
+        try:
+            if count < 3:
+                raise CalibrationError("too few markers to re-fit")
+            self.calibration = calibrate(frame, self.calibration.layout)
+        except CalibrationError:
+            if self.paused:
+                return []
+            self.paused = True
+            return [CameraMoved(offset_mm=round(offset, 1), recalibrated=False, at=now)]
+        self._prepare()
+        self.paused = False
+        for track in self.tracks:
+            track.still = 0
+        return [CameraMoved(offset_mm=round(offset, 1), recalibrated=True, at=now)]
+
+    def _follow(self, outlines: list[np.ndarray], hands: np.ndarray) -> None:
+        """Match this frame's outlines to the known cards, by where they lie on the mat."""
+        layout = self.calibration.layout
+        for track in self.tracks:
+            track.seen = False
+        free = list(self.tracks)
+        for corners in outlines:
+            centre = self.calibration.mat_points(corners.mean(axis=0, keepdims=True))[0]
+            if not (0 <= centre[0] <= layout.width and 0 <= centre[1] <= layout.height):
+                continue
+            covered = _overlaps(hands, corners * self._scale)
+            best = min(free, key=lambda t: float(np.linalg.norm(t.centre - centre)),
+                       default=None)
+            if best is not None and np.linalg.norm(best.centre - centre) < self.match_mm:
+                free.remove(best)
+                moved = np.linalg.norm(best.centre - centre) > self.moving_mm
+                best.still = 0 if covered else (1 if moved else best.still + 1)
+                best.centre, best.corners, best.missing, best.seen = centre, corners, 0, True
+                if moved and best.card is None:
+                    best.tries = 0
+            else:
+                zone = layout.zone_at(float(centre[0]), float(centre[1]))
+                self.tracks.append(_Track(centre, corners, zone, 0 if covered else 1))
+        for track in free:
+            track.missing += 1
+            track.still = 0
+
+    def _read_still_cards(self, frame: np.ndarray, now: float) -> list[Event | Notice]:
+        out: list[Event | Notice] = []
+        for track in self.tracks:
+            if not track.seen or track.card is not None or track.unsure_sent \
+                    or track.still < self.still_frames or track.zone is None:
+                continue
+            reading = identify(straighten(frame, track.corners), self.deck)
+            zone = track.zone
+            if reading.card is not None:
+                track.card = reading.card
+                if zone.area == "play" and zone.seat is not None:
+                    out.append(CardPlayed(seat=zone.seat, card=reading.card, source=SOURCE,
+                                          at=now))
+                continue
+            track.tries += 1
+            if track.tries >= self.unsure_after:
+                track.unsure_sent = True
+                out.append(_unsure(zone, reading, now))
+        return out
+
+    def _settled_groups(self, hands: np.ndarray, now: float) -> list[Event | Notice]:
+        """A meld area or the kitty unchanged for `settle_frames`, every card in it read."""
+        out: list[Event | Notice] = []
+        layout = self.calibration.layout
+        for zone in layout.zones:
+            if zone.area == "play":
+                continue
+            members = [t for t in self.tracks if t.zone == zone and t.missing < 3]
+            key = tuple(sorted(id(t) for t in members))
+            previous, frames = self._zone_sets.get(zone.label, ((), 0))
+            frames = frames + 1 if key == previous else 0
+            self._zone_sets[zone.label] = (key, frames)
+            if not members or frames < self.settle_frames \
+                    or any(t.card is None for t in members):
+                continue
+            cards = tuple(sorted(t.card for t in members if t.card is not None))
+            if self._reported_sets.get(zone.label) == cards:
+                continue
+            self._reported_sets[zone.label] = cards
+            if zone.area == "kitty":
+                out.append(KittyShown(cards=cards, source=SOURCE, at=now))
+            elif zone.seat is not None:
+                out.append(MeldShown(seat=zone.seat, cards=cards, source=SOURCE, at=now))
+        # Cards gone for a while (meld picked up) are forgotten, except on the play spots,
+        # which only the trick's gathering clears.
+        self.tracks = [t for t in self.tracks if t.missing < 30
+                       or (t.zone is not None and t.zone.area == "play")]
+        return out
+
+    def _gathered(self, hands: np.ndarray, now: float) -> list[Event | Notice]:
+        play = [t for t in self.tracks if t.zone is not None and t.zone.area == "play"]
+        if not any(t.card is not None for t in play):
+            self._empty_play = 0
+            return []
+        hand_on_play = bool(np.any(cv2.bitwise_and(hands, self._play_mask)))
+        if any(t.seen for t in play) or hand_on_play:
+            self._empty_play = 0
+            return []
+        self._empty_play += 1
+        if self._empty_play < self.still_frames:
+            return []
+        self._empty_play = 0
+        self.tracks = [t for t in self.tracks if t not in play]
+        return [TrickGathered(source=SOURCE, at=now)]
+
+
+def _overlaps(hands: np.ndarray, corners: np.ndarray) -> bool:
+    if not hands.any():
+        return False
+    x0, y0 = np.floor(corners.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 1
+    h, w = hands.shape
+    return bool(hands[max(0, y0):min(h, y1), max(0, x0):min(w, x1)].any())
+
+
+def _unsure(zone: Zone, reading: Reading, now: float) -> CardUnsure:
+    return CardUnsure(seat=zone.seat, area=zone.area,
+                      candidates=tuple(c for c, _ in reading.candidates),
+                      confidence=reading.confidence, at=now)
