@@ -3,11 +3,13 @@
     .venv/bin/python bench/bench_session.py [--seed 1] [--hands 6] [--repeats 3] [--db PATH]
 
 A seeded game of bison with known hands (deals, auction, kitty, trump, bury, meld, every card
-and trick) is scripted first; then a fresh journal (WAL, synchronous=FULL) and session take its
-events: one at a time with `submit` (each waits for its own commit before the next is sent),
-and as a burst (every event posted at once, then all answers awaited). Each event is answered
-only after its commit either way. Each figure is the best of several timed repeats (the
-machine, and its disk, are shared). The last line is one JSON object.
+and trick) is first played by the rules core's simulated players (tests/session/scripted.py).
+Then a fresh journal (WAL, synchronous=FULL) and session take its events: one at a time with
+`submit` (each waits for its own commit before the next is sent), and as a burst (every event
+posted at once, then all answers awaited). Each event is answered only after its commit either
+way. Each figure is the best of several timed repeats (the machine, and its disk, are shared).
+For scale it also times bare one-row durable commits on the same disk, which bound a session
+answering one event at a time. The last line is one JSON object.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+import sqlite3
 import sys
 import tempfile
 import time
@@ -53,6 +56,26 @@ def run_once(events: Sequence[Event], db: Path, burst: bool) -> tuple[float, dic
     return elapsed, durability
 
 
+def bare_commits_per_s(db: Path, count: int = 300) -> float:
+    """The disk's own pace: one-row durable commits per second in a WAL file beside the
+    journal."""
+    path = db.with_name("bare.sqlite3")
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=FULL")
+    conn.execute("CREATE TABLE t (x TEXT)")
+    start = time.perf_counter()
+    for _ in range(count):
+        conn.execute("BEGIN")
+        conn.execute("INSERT INTO t VALUES (?)", ("x" * 200,))
+        conn.execute("COMMIT")
+    elapsed = time.perf_counter() - start
+    conn.close()
+    return count / elapsed
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seed", type=int, default=1)
@@ -67,6 +90,7 @@ def main() -> None:
         db = args.db or Path(tmp) / "bench.sqlite3"
         one, durability = min(run_once(events, db, False) for _ in range(args.repeats))
         burst, _ = min(run_once(events, db, True) for _ in range(args.repeats))
+        bare = max(bare_commits_per_s(db) for _ in range(args.repeats))
     submit_rate = len(events) / one
     burst_rate = len(events) / burst
     print(f"{len(events)} events of {args.hands} hands of bison (seed {args.seed}), "
@@ -75,10 +99,13 @@ def main() -> None:
     print(f"  one producer, submit and wait:  {submit_rate:8.0f} accepted events/s "
           f"({1000 * one / len(events):.2f} ms each, commit included)")
     print(f"  all posted at once, then waited: {burst_rate:7.0f} accepted events/s")
+    print(f"  the disk alone, bare commits:    {bare:7.0f} commits/s (measured after the others: "
+          "a shared disk's pace changes from minute to minute)")
     print(json.dumps({"bench": "session", "events": len(events),
                       "accepted_per_s": round(submit_rate),
                       "accepted_per_s_burst": round(burst_rate),
                       "ms_per_event": round(1000 * one / len(events), 3),
+                      "bare_commits_per_s": round(bare),
                       **durability}))
 
 

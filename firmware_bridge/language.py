@@ -46,7 +46,7 @@ PASS = "PASS"
 UNDO = "UNDO"
 BUTTONS = (BID, PASS, UNDO)
 GESTURES = (TAP, HOLD)
-BEFORE_THE_LEAD = ("trump", "bury", "passing", "meld")
+BEFORE_THE_LEAD = ("bury", "passing", "meld")  # after trump is named, before the first lead
 
 
 @dataclass(frozen=True)
@@ -94,6 +94,8 @@ Action = Submit | Refuse
 
 
 class ButtonLanguage:
+    """Turns presses into events (or refusals), keeping each seat's choice in progress."""
+
     def __init__(self, raise_window: float) -> None:
         self.raise_window = raise_window
         self.pending: dict[int, Pending] = {}
@@ -116,7 +118,7 @@ class ButtonLanguage:
         return [Refuse(p.seat, "wait for the deal" if phase in ("deal", "hand-over")
                        else "the game is over")]
 
-    def tick(self, now: float, wall: float, game: Any) -> list[Action]:
+    def tick(self, now: float, wall: float) -> list[Action]:
         """Raised bids whose window has passed go in."""
         actions: list[Action] = []
         for seat, pending in list(self.pending.items()):
@@ -152,12 +154,12 @@ class ButtonLanguage:
             self.pending.pop(p.seat, None)
             return [Submit(Passed(seat=p.seat, source=p.source, at=p.wall), p.seat)]
         if p.gesture == HOLD:
-            amount = pending.bid if pending and pending.bid else _raise(game, p.seat, None)
+            amount = pending.bid if pending and pending.bid else next_raise(game, p.seat, None)
             self.pending.pop(p.seat, None)
             return [self._bid(p.seat, amount, p.source, p.wall)]
         if game.turn != p.seat:
-            return [self._bid(p.seat, _raise(game, p.seat, None), p.source, p.wall)]
-        amount = _raise(game, p.seat, pending.bid if pending else None)
+            return [self._bid(p.seat, next_raise(game, p.seat, None), p.source, p.wall)]
+        amount = next_raise(game, p.seat, pending.bid if pending else None)
         self.pending[p.seat] = Pending(p.seat, bid=amount, commit_at=p.at + self.raise_window,
                                        source=p.source)
         return []
@@ -199,7 +201,7 @@ class ButtonLanguage:
         return Submit(BidMade(seat=seat, amount=amount, source=source, at=wall), seat)
 
 
-def _raise(game: Any, seat: int, pending: int | None) -> int:
+def next_raise(game: Any, seat: int, pending: int | None) -> int:
     """The next bid for `seat`: the lowest legal one, or one step above its pending bid."""
     rules, high = game.rules, game.high_bid
     lowest = rules.next_bid(high)
@@ -218,3 +220,15 @@ def _next_suit(suit: Suit | None) -> Suit:
     if suit is None:
         return ALL_SUITS[0]
     return ALL_SUITS[(ALL_SUITS.index(suit) + 1) % len(ALL_SUITS)]
+
+
+def taps_to_bid(game: Any, seat: int, amount: int, limit: int = 60) -> int | None:
+    """How many BID taps take `seat` from nothing to `amount` (None: not on the way)."""
+    pending: int | None = None
+    for taps in range(1, limit + 1):
+        pending = next_raise(game, seat, pending)
+        if pending == amount:
+            return taps
+        if pending > amount:
+            return None
+    return None

@@ -146,7 +146,7 @@ class ControlPanel:
         for source, seat, button, g in gestures:
             self.gesture(source, seat, button, g, now)
         with self._lock:
-            refusals = self._post(self.language.tick(now, self.wall(), self.session.game))
+            refusals = self._post(self.language.tick(now, self.wall()))
         self._answer(refusals)
 
     def deadline(self) -> float | None:

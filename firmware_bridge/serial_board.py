@@ -137,16 +137,20 @@ class BoardConnection:
             else:
                 try:
                     self._serve(port)
-                    delay = self.backoff[0]
-                    continue
                 except LinkDead:
                     self._set_status(f"the board on {port} stopped answering; is its firmware "
                                      "running? (`pinochle-table board-check`)")
                 except (OSError, ValueError) as exc:  # SerialException is an OSError
                     what = "was unplugged" if self._linked.is_set() else "is not usable"
                     self._set_status(f"the board on {port} {what}: {exc}")
-                finally:
-                    self._lost()
+                except Exception as exc:  # a fault of ours: report it, keep trying
+                    log.exception("serial board: the connection failed")
+                    self._set_status(f"the connection to the board on {port} failed: {exc}")
+                if self._stop.is_set():
+                    self._linked.clear()
+                    return
+                if self._lost():
+                    delay = self.backoff[0]  # it was working a moment ago: look again soon
             if self._stop.wait(delay):
                 return
             delay = min(delay * 2, self.backoff[1])
@@ -224,13 +228,16 @@ class BoardConnection:
             self._link.send(BUZZ, [str(on_ms), str(off_ms), str(times)], now)
         self._buzzes.clear()
 
-    def _lost(self) -> None:
-        if self._linked.is_set():
-            self._linked.clear()
-            self.reconnects += 1
-            if self.on_alert is not None:
-                self.on_alert("The button board was unplugged: presses on it are not seen "
-                              "until it is back.", SOURCE, "device-unplugged")
+    def _lost(self) -> bool:
+        """The connection ended; True if it had been linked (the players are told)."""
+        if not self._linked.is_set():
+            return False
+        self._linked.clear()
+        self.reconnects += 1
+        if self.on_alert is not None:
+            self.on_alert("The button board was unplugged: presses on it are not seen "
+                          "until it is back.", SOURCE, "device-unplugged")
+        return True
 
     def _write(self, data: bytes) -> None:
         ser = self._serial

@@ -46,6 +46,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `pinochle-table history | head`
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":

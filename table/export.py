@@ -72,12 +72,15 @@ def score_sheet(journal: Journal, game_id: int) -> str:
 
 
 def score_rows(record: GameRecord, game: Game) -> list[list[str]]:
+    """The sheet's rows: a header, one row per hand, then the totals the game holds."""
     names = record.names
     money = game.rules.scoring in (Scoring.STAKES, Scoring.POT)
+    checks = game.rules.scoring is Scoring.CHECKS
     unit = "stakes" if money else "score"
     header = ["hand", "dealer", "declarer", "bid", "trump", "outcome"]
     for name in names:
         header += [f"{name} meld", f"{name} tricks", f"{name} {unit}", f"{name} total"]
+        header += [f"{name} checks"] if checks else []
     rows = [header]
     totals = [0] * len(names)
     for hand in hands_played(game):
@@ -89,13 +92,16 @@ def score_rows(record: GameRecord, game: Game) -> list[list[str]]:
                hand.outcome + (f" ({hand.note})" if hand.note else "")]
         for seat in range(len(names)):
             totals[seat] += change[seat]
+            # meld in brackets did not count (the side took no counter, or only the bidder melds)
             meld = str(hand.meld[seat]) if hand.meld_counted[seat] else f"({hand.meld[seat]})"
             row += [meld, str(hand.tricks[seat]), f"{change[seat]:+d}", str(totals[seat])]
+            row += [f"{hand.checks_change[seat]:+d}"] if checks else []
         rows.append(row)
     final = game.ledger if money else game.scores
     last = ["total", "", "", "", "", _standing_text(game)]
     for seat in range(len(names)):
         last += ["", "", "", str(final[seat])]
+        last += [str(game.checks[seat])] if checks else []
     rows.append(last)
     return rows
 

@@ -11,10 +11,15 @@ import numpy as np
 _DICT = cv2.aruco.DICT_4X4_50
 
 
+def _old_api(name: str) -> Any:
+    """A function of OpenCV 4.6's aruco module, which newer type stubs do not know."""
+    return getattr(cv2.aruco, name)
+
+
 def _dictionary() -> Any:
     if hasattr(cv2.aruco, "getPredefinedDictionary"):
         return cv2.aruco.getPredefinedDictionary(_DICT)
-    return cv2.aruco.Dictionary_get(_DICT)  # pragma: no cover - OpenCV < 4.7
+    return _old_api("Dictionary_get")(_DICT)  # pragma: no cover - OpenCV < 4.7
 
 
 def _parameters() -> Any:
@@ -34,7 +39,8 @@ def detect_markers(gray: np.ndarray) -> dict[int, np.ndarray]:
             _detector = cv2.aruco.ArucoDetector(_dictionary(), _parameters())
         corners, ids, _ = _detector.detectMarkers(gray)
     else:  # pragma: no cover - OpenCV < 4.7
-        corners, ids, _ = cv2.aruco.detectMarkers(gray, _dictionary(), parameters=_parameters())
+        corners, ids, _ = _old_api("detectMarkers")(gray, _dictionary(),
+                                                     parameters=_parameters())
     if ids is None:
         return {}
     return {int(i): c.reshape(4, 2).astype(np.float32) for i, c in zip(ids.ravel(), corners,
@@ -45,4 +51,4 @@ def marker_image(marker_id: int, side: int) -> np.ndarray:
     """A marker as a grey image `side` pixels square."""
     if hasattr(cv2.aruco, "generateImageMarker"):
         return cv2.aruco.generateImageMarker(_dictionary(), marker_id, side)
-    return cv2.aruco.drawMarker(_dictionary(), marker_id, side)  # pragma: no cover
+    return _old_api("drawMarker")(_dictionary(), marker_id, side)  # pragma: no cover

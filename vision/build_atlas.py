@@ -7,7 +7,7 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from .faces import DeckUnusable, FACE_HEIGHT, FACE_WIDTH, deck_names, flatten, load_deck
+from .faces import FACE_HEIGHT, FACE_WIDTH, DeckUnusable, deck_names, flatten, load_deck
 from .profile import ATLAS, DeckProfile
 
 

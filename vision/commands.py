@@ -1,11 +1,140 @@
-"""Subcommands of `pinochle-table` that belong to this package (see table/cli.py)."""
+"""Subcommands of `pinochle-table` that belong to this package (see table/cli.py):
+`print-mat`, `calibrate` and `enroll`."""
 
 from __future__ import annotations
 
 import argparse
+import os
+from pathlib import Path
 from typing import Any
+
+from table.cli import CommandError
+
+
+def config_dir() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "pinochle-table"
+
+
+def default_calibration() -> Path:
+    return config_dir() / "calibration.json"
 
 
 def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     """Add this package's subcommands to the `pinochle-table` parser."""
-    _ = argparse
+    p = sub.add_parser("print-mat", help="write the printable mat (PDF or PNG)",
+                       description="Write the mat to print: ArUco markers in the corners, each "
+                       "seat's play spot and meld area, the kitty in the middle.")
+    p.add_argument("--seats", type=int, choices=(3, 4), default=3)
+    p.add_argument("--dpi", type=int, default=300, help="print resolution (default 300)")
+    p.add_argument("--out", default=None,
+                   help="file to write, .pdf or .png (default mat-3-seats.pdf)")
+    p.set_defaults(handler=_print_mat)
+
+    c = sub.add_parser("calibrate", help="find the mat in the camera's view and save it",
+                       description="Find the mat's markers, map camera pixels to mat "
+                       "millimetres and save it for `run`.")
+    c.add_argument("--camera", default="pi", help="pi, usb:N, file:PATH, folder:PATH or sim")
+    c.add_argument("--seats", type=int, choices=(3, 4), default=3)
+    c.add_argument("--out", default=None, help=f"default {default_calibration()}")
+    c.add_argument("--tries", type=int, default=30, help="frames to try before giving up")
+    c.set_defaults(handler=_calibrate)
+
+    e = sub.add_parser("enroll", help="teach the camera a deck with unusual faces",
+                       description="Show each of the 24 faces once, alone on the mat, when "
+                       "asked; pick it up before the next. Writes a deck profile (PNG).")
+    e.add_argument("--camera", default="pi", help="pi, usb:N, file:PATH, folder:PATH or sim")
+    e.add_argument("--name", default="my deck", help="a name for the deck")
+    e.add_argument("--out", default=None, help=f"default {config_dir() / 'deck.png'}")
+    e.set_defaults(handler=_enroll)
+
+
+def _print_mat(args: argparse.Namespace) -> int:
+    from .mat import mat_layout, mount_height_mm, write_mat
+
+    out = args.out or f"mat-{args.seats}-seats.pdf"
+    if not out.lower().endswith((".pdf", ".png")):
+        raise CommandError(f"--out must end in .pdf or .png, not {out!r}")
+    if not 50 <= args.dpi <= 600:
+        raise CommandError("--dpi must be between 50 and 600")
+    layout = mat_layout(args.seats)
+    try:
+        write_mat(layout, out, args.dpi)
+    except OSError as exc:
+        raise CommandError(f"cannot write {out}: {exc}") from None
+    print(f"wrote {out}: {layout.width:.0f} x {layout.height:.0f} mm at {args.dpi} dpi "
+          f"({args.seats} seats). Print it true to size (no 'fit to page').")
+    print(f"Hang a Pi Camera Module 3 about {mount_height_mm(layout) / 10:.0f} cm above the "
+          f"mat (the Wide model: {mount_height_mm(layout, 102, 67) / 10:.0f} cm).")
+    return 0
+
+
+def _open(spec: str, seats: int) -> Any:
+    from .sources import SourceError, open_source
+
+    try:
+        return open_source(spec, seats=seats)
+    except SourceError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def _calibrate(args: argparse.Namespace) -> int:
+    from .calibration import CalibrationError, calibrate
+    from .mat import mat_layout
+
+    source = _open(args.camera, args.seats)
+    layout = mat_layout(args.seats)
+    error = "the camera gave no frames"
+    try:
+        for _ in range(max(1, args.tries)):
+            frame = source.read()
+            if frame is None:
+                break
+            try:
+                result = calibrate(frame.image, layout)
+            except CalibrationError as exc:
+                error = str(exc)
+                continue
+            if hasattr(source, "fix_exposure"):
+                source.fix_exposure()
+            out = Path(args.out) if args.out else default_calibration()
+            result.save(out)
+            card_px = result.px_per_mm * layout.card[0]
+            print(f"calibrated: {len(result.markers)} markers, {result.px_per_mm:.2f} px/mm, "
+                  f"a card is {card_px:.0f} px wide; saved {out}")
+            if card_px < 100:
+                print("cards are too small to read well: hang the camera lower or use a "
+                      "higher resolution (at least 100 px across a card)")
+            return 0
+    finally:
+        source.close()
+    raise CommandError(error)
+
+
+def _enroll(args: argparse.Namespace) -> int:
+    from .enroll import EnrollError, enroll
+
+    source = _open(args.camera, 3)
+    out = Path(args.out) if args.out else config_dir() / "deck.png"
+
+    def frames() -> Any:
+        while True:
+            frame = source.read()
+            if frame is None:
+                return
+            yield frame.image
+
+    def ask(card: Any) -> None:
+        print(f"Lay the {card.name} ({card.symbol}) alone on the mat, face up; "
+              "pick it up when the next card is asked for.", flush=True)
+
+    try:
+        profile = enroll(frames(), args.name, ask)
+    except EnrollError as exc:
+        raise CommandError(f"{exc}; nothing was saved, start again") from None
+    finally:
+        source.close()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    profile.save(out)
+    print(f"saved the profile of {args.name!r} to {out}")
+    return 0

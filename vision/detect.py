@@ -49,12 +49,12 @@ def shrink(frame: np.ndarray) -> np.ndarray:
     return cv2.resize(frame, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
 
 
-def card_mask(small: np.ndarray) -> np.ndarray:
+def card_mask(small: np.ndarray, hsv: np.ndarray | None = None) -> np.ndarray:
     """Pixels bright and colourless enough to be a card's white (cream faces under a warm lamp
-    included; skin mostly not): 255, else 0."""
-    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    value = hsv[:, :, 2]
-    level, _ = cv2.threshold(value, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    included; skin mostly not): 255, else 0. Pass `hsv` if it is already at hand."""
+    if hsv is None:
+        hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    level, _ = cv2.threshold(hsv[:, :, 2], 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
     mask = cv2.inRange(hsv, (0, 0, max(level, 100.0)), (180, 105, 255))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _KERNEL5)
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, _KERNEL3)
@@ -120,7 +120,7 @@ def _quad_of(contour: np.ndarray) -> np.ndarray | None:
         rect = cv2.minAreaRect(contour)
         approx = cv2.boxPoints(rect)
     quad = order_corners(approx)
-    if area < 0.9 * cv2.contourArea(quad) or not _card_shaped(quad):
+    if area < 0.85 * cv2.contourArea(quad) or not _card_shaped(quad):
         return None
     fitted = _fit_sides(contour, quad)
     if fitted is not None and _card_shaped(order_corners(fitted)):

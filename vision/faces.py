@@ -127,7 +127,7 @@ def load_deck(deck: str, cache_dir: Path | None = None) -> dict[Card, np.ndarray
     cache. Raises `DeckUnusable` naming the first face that fails its check."""
     cache = (cache_dir or default_cache_dir()) / deck
     faces: dict[Card, np.ndarray] = {}
-    missing = [c for c in ALL_CARDS if not (cache / f"{c}.png").exists()]
+    missing = [c for c in ALL_CARDS if not (cache / f"{c}.png").exists()]  # rendered once
     if (cache / "UNUSABLE").exists():
         raise DeckUnusable((cache / "UNUSABLE").read_text())
     svg = _svg_file(deck) if missing else None
@@ -137,8 +137,9 @@ def load_deck(deck: str, cache_dir: Path | None = None) -> dict[Card, np.ndarray
         zoom = _deck_zoom(svg) if svg is not None else 1.0
         for card in ALL_CARDS:
             path = cache / f"{card}.png"
-            if path.exists():
-                face = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+            stored = cv2.imread(str(path), cv2.IMREAD_UNCHANGED) if path.exists() else None
+            if stored is not None and stored.shape == (FACE_HEIGHT, FACE_WIDTH, 4):
+                face = np.asarray(stored)
             else:
                 assert svg is not None
                 face = render_face(svg, card, zoom)

@@ -7,7 +7,6 @@ import cv2
 import numpy as np
 
 from .calibration import Calibration
-from .detect import card_mask
 
 MIN_HAND_MM2 = 3500.0   # a palm is about 100 x 110 mm; a marker's black square is 48 x 48
 
@@ -25,15 +24,20 @@ def mat_region(calibration: Calibration, scale: float, inset_mm: float = 4.0) ->
     return mask
 
 
-def hand_mask(small: np.ndarray, region: np.ndarray, min_area_px: float) -> np.ndarray:
-    """255 where a hand or other object lies over the mat, in the frame at work scale."""
-    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+def hand_mask(hsv: np.ndarray, cards: np.ndarray, region: np.ndarray,
+              min_area_px: float) -> np.ndarray:
+    """255 where a hand or other object lies over the mat. `hsv` is the frame at work scale,
+    `cards` its `card_mask`, `region` its `mat_region`."""
     green = cv2.inRange(hsv, (35, 50, 25), (95, 255, 255))
-    other = cv2.bitwise_not(cv2.bitwise_or(green, card_mask(small)))
+    other = cv2.bitwise_not(cv2.bitwise_or(green, cards))
     other = cv2.bitwise_and(other, region)
-    other = cv2.morphologyEx(other, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(other)
-    big = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= min_area_px]
-    if not big:
-        return np.zeros_like(other)
-    return np.isin(labels, big).astype(np.uint8) * 255
+    other = cv2.morphologyEx(other, cv2.MORPH_OPEN, _KERNEL5)
+    contours, _ = cv2.findContours(other, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = np.zeros_like(other)
+    big = [c for c in contours if cv2.contourArea(c) >= min_area_px]
+    if big:
+        cv2.drawContours(out, big, -1, 255, -1)
+    return out
+
+
+_KERNEL5 = np.ones((5, 5), np.uint8)

@@ -41,7 +41,7 @@ def corner_windows(card: np.ndarray, width: int = PATCH_W, height: int = PATCH_H
 def features(patches: np.ndarray) -> np.ndarray:
     """N x PATCH_H x PATCH_W x 3 BGR patches -> N x D unit vectors."""
     n = patches.shape[0]
-    p = patches.astype(np.float32)
+    p: np.ndarray = patches.astype(np.float32)
     flat = p.reshape(n, -1, 3)
     k = int(0.9 * flat.shape[1])
     white = np.partition(flat, k, axis=1)[:, k].reshape(n, 1, 1, 3)

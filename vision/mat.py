@@ -10,7 +10,7 @@ import numpy as np
 
 CARD_MM = (63.0, 88.0)   # a poker-size card, short side first
 MAT_GREEN = (50, 92, 32)  # BGR: a dark felt green that white cards stand out on
-ZONE_GOLD = (40, 170, 210)  # BGR: saturated, so the card finder never mistakes a zone line for a card
+ZONE_GOLD = (40, 170, 210)  # BGR: saturated, so no zone line is ever taken for a card
 MARKER_MM = 48.0   # the black square of each ArUco marker
 QUIET_MM = 8.0     # white margin around it
 SEAT_NAMES = {3: ("South", "West", "East"), 4: ("South", "West", "North", "East")}
@@ -136,3 +136,14 @@ def write_mat(layout: MatLayout, path: str, dpi: int = 300) -> None:
     pil = Image.fromarray(image[:, :, ::-1].copy())
     pil.save(path, resolution=float(dpi)) if path.lower().endswith(".pdf") \
         else pil.save(path, dpi=(dpi, dpi))
+
+
+def mount_height_mm(layout: MatLayout, hfov_deg: float = 66.0, vfov_deg: float = 41.0,
+                    margin: float = 0.1) -> float:
+    """How high above the mat a camera with these fields of view (default: Pi Camera
+    Module 3 in 16:9) must hang to see the whole mat with a `margin` all round."""
+    import math
+
+    need_w = layout.width * (1 + margin) / 2 / math.tan(math.radians(hfov_deg / 2))
+    need_h = layout.height * (1 + margin) / 2 / math.tan(math.radians(vfov_deg / 2))
+    return max(need_w, need_h)

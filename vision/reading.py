@@ -13,7 +13,7 @@ import numpy as np
 
 from table.rules import Card
 
-from .index import corner_windows, features, to_portrait
+from .index import corner_windows, to_portrait
 from .profile import DeckProfile, builtin_profile
 
 ABSTAIN = 0.9          # confidence below which a reading names no card

@@ -112,7 +112,9 @@ class MatScene:
     def __post_init__(self) -> None:
         self._mat = draw_mat(self.layout, SCENE_PX_PER_MM)
         self.camera = _camera_homography(self.layout, self.size, self.effects, self.rng)
-        self._lamp = self._lighting()
+        self._light = self._lighting()
+        self._noise = [self.rng.normal(0, self.effects.noise, (self.size[1], self.size[0], 3))
+                       .astype(np.int16) for _ in range(3)] if self.effects.noise else []
 
     @classmethod
     def create(cls, layout: MatLayout, deck: str | dict[Card, np.ndarray],
@@ -253,7 +255,8 @@ class MatScene:
         m[1, 2] += item.y * s - FACE_HEIGHT / 2
         r = int(math.hypot(FACE_WIDTH, FACE_HEIGHT) * scale / 2) + 8
         x0, y0 = max(0, int(item.x * s) - r), max(0, int(item.y * s) - r)
-        x1, y1 = min(canvas.shape[1], int(item.x * s) + r), min(canvas.shape[0], int(item.y * s) + r)
+        x1 = min(canvas.shape[1], int(item.x * s) + r)
+        y1 = min(canvas.shape[0], int(item.y * s) + r)
         if x1 <= x0 or y1 <= y0:
             return
         m[0, 2] -= x0
@@ -275,48 +278,57 @@ class MatScene:
         ex, ey = self._edge_point(hand.seat, hand.x, hand.y)
         tip = (int(hand.x * s), int(hand.y * s))
         if self.effects.shadow:
-            shade = np.zeros(canvas.shape[:2], np.uint8)
-            o = int(25 * s)
-            cv2.line(shade, (int(ex * s) + o, int(ey * s) + o), (tip[0] + o, tip[1] + o), 255,
-                     int(85 * s))
-            cv2.circle(shade, (tip[0] + o, tip[1] + o), int(50 * s), 255, -1)
-            shade_f = cv2.GaussianBlur(shade, (0, 0), 12 * s).astype(np.float32)[:, :, None]
-            canvas[:] = (canvas * (1 - self.effects.shadow * shade_f / 255.0)).astype(np.uint8)
+            q = 8  # the shadow is soft: draw and blur it at an eighth of the size
+            shade = np.zeros((canvas.shape[0] // q, canvas.shape[1] // q), np.uint8)
+            o = 25 * s
+            cv2.line(shade, (int((ex * s + o) / q), int((ey * s + o) / q)),
+                     (int((tip[0] + o) / q), int((tip[1] + o) / q)), 255, int(85 * s / q))
+            cv2.circle(shade, (int((tip[0] + o) / q), int((tip[1] + o) / q)), int(50 * s / q),
+                       255, -1)
+            shade = cv2.GaussianBlur(shade, (0, 0), 12 * s / q)
+            shade_f = cv2.resize(shade, (canvas.shape[1], canvas.shape[0])).astype(np.float32)
+            factor = cv2.merge([1.0 - self.effects.shadow * shade_f / 255.0] * 3)
+            canvas[:] = cv2.multiply(canvas.astype(np.float32), factor, dtype=cv2.CV_8U)
         sleeve = tuple(int(v) for v in self.rng.integers(40, 200, 3))
         cv2.line(canvas, (int(ex * s), int(ey * s)), tip, sleeve, int(80 * s), cv2.LINE_AA)
         cv2.ellipse(canvas, tip, (int(48 * s), int(58 * s)), float(self.rng.uniform(0, 180)),
                     0, 360, hand.tone, -1, cv2.LINE_AA)
 
-    def _lighting(self) -> np.ndarray:
-        """A smooth brightness field (a lamp off to one side), as a small float image."""
-        low = self.effects.light_low
-        gx, gy = np.meshgrid(np.linspace(0, 1, 64), np.linspace(0, 1, 36))
+    def _lighting(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """Per-pixel gain (a lamp off to one side, warm) and added glare, fixed per scene."""
+        fx = self.effects
+        if fx.light_low >= 1.0 and not fx.glare:
+            return None
+        w, h = self.size
+        gx, gy = np.meshgrid(np.linspace(0, 1, w // 8), np.linspace(0, 1, h // 8))
         ax, ay = self.rng.uniform(0, 1, 2)
         dist = np.hypot(gx - ax, gy - ay) / math.sqrt(2)
-        return (1.0 - (1.0 - low) * dist).astype(np.float32)
+        lamp = (1.0 - (1.0 - fx.light_low) * dist).astype(np.float32)
+        gain = cv2.resize(lamp, (w, h))[:, :, None] * np.array([0.88, 0.96, 1.05], np.float32)
+        if fx.light_low >= 1.0:
+            gain[:] = 1.0
+        sx, sy = self.rng.uniform(0.2, 0.8, 2)
+        spot = np.exp(-(((gx - sx) / 0.08) ** 2 + ((gy - sy) * h / w / 0.08) ** 2))
+        glare = cv2.resize((fx.glare * self.rng.uniform(0.5, 1.0) * spot).astype(np.float32),
+                           (w, h))
+        return np.ascontiguousarray(gain), np.repeat(glare[:, :, None], 3, axis=2)
 
     def _camera_effects(self, frame: np.ndarray) -> np.ndarray:
         fx = self.effects
-        h, w = frame.shape[:2]
-        out = frame.astype(np.float32)
-        if fx.light_low < 1.0:
-            lamp = cv2.resize(self._lamp, (w, h), interpolation=cv2.INTER_LINEAR)
-            tint = np.array([0.88, 0.96, 1.05], np.float32)  # a warm living-room lamp
-            out *= lamp[:, :, None] * tint
-        if fx.glare:
-            gx, gy = self.rng.uniform(0.2, 0.8) * w, self.rng.uniform(0.2, 0.8) * h
-            yy, xx = np.ogrid[:h, :w]
-            spot = np.exp(-(((xx - gx) / (0.08 * w)) ** 2 + ((yy - gy) / (0.08 * w)) ** 2))
-            out += (fx.glare * self.rng.uniform(0.5, 1.0)) * spot[:, :, None].astype(np.float32)
+        if self._light is not None:
+            gain, glare = self._light
+            frame = cv2.add(cv2.multiply(frame.astype(np.float32), gain), glare,
+                            dtype=cv2.CV_8U)
         if fx.blur:
-            out = cv2.GaussianBlur(out, (0, 0), self.rng.uniform(0.3, fx.blur))
-        if fx.noise:
-            out += self.rng.normal(0, fx.noise, out.shape).astype(np.float32)
-        frame = np.clip(out, 0, 255).astype(np.uint8)
+            frame = cv2.GaussianBlur(frame, (0, 0), self.rng.uniform(0.3, fx.blur))
+        if self._noise:
+            noise = self._noise[int(self.rng.integers(len(self._noise)))]
+            frame = cv2.add(frame, noise, dtype=cv2.CV_8U)
         if fx.jpeg_low:
             quality = int(self.rng.integers(fx.jpeg_low, 95))
             ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])
-            frame = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else frame
+            decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+            frame = frame if decoded is None else np.asarray(decoded)
         return frame
 
 

@@ -92,8 +92,7 @@ class Tracker:
 
     def _prepare(self) -> None:
         cal = self.calibration
-        w, h = cal.frame_size
-        self._scale = 0.5 if w > 960 else 1.0
+        self._scale = 0.5 if cal.frame_size[0] > 960 else 1.0
         self._region = mat_region(cal, self._scale)
         self._min_hand_px = MIN_HAND_MM2 * (cal.px_per_mm * self._scale) ** 2
         self._play_mask = np.zeros_like(self._region)
@@ -118,8 +117,9 @@ class Tracker:
         small = shrink(frame)
         if work_scale(frame) != self._scale:
             raise ValueError("frame size differs from the calibrated one; calibrate again")
-        cards = card_mask(small)
-        hands = hand_mask(small, self._region, self._min_hand_px)
+        hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+        cards = card_mask(small, hsv)
+        hands = hand_mask(hsv, cards, self._region, self._min_hand_px)
         hands = cv2.dilate(hands, self._grow) if hands.any() else hands
         self._follow(outlines_in_mask(cards, self._scale), hands)
         out += self._read_still_cards(frame, now)
@@ -174,7 +174,9 @@ class Tracker:
                 self.tracks.append(_Track(centre, corners, zone, 0 if covered else 1))
         for track in free:
             track.missing += 1
-            track.still = 0
+        # A card glimpsed while it was still moving, and gone since, was never really there.
+        self.tracks = [t for t in self.tracks if t.card is not None or t.unsure_sent
+                       or t.missing < self.still_frames]
 
     def _read_still_cards(self, frame: np.ndarray, now: float) -> list[Event | Notice]:
         out: list[Event | Notice] = []

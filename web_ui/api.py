@@ -11,6 +11,7 @@ from werkzeug.exceptions import HTTPException
 
 from table.rules import PRESET_NAMES, Event, preset
 from table.rules.game import Game
+from table.rules.notation import public_event
 from table.rules.options import option_names
 from table.session import Session, SessionError
 
@@ -111,9 +112,10 @@ def history() -> Reply:
     if not since.isdigit():
         raise ActionError(400, "'since' is a journal number, like ?since=40")
     names = session.names
+    rules = session.game.rules
     entries = [{"number": r.number, "logged": r.logged, "source": r.event.source,
                 "accepted": r.accepted, "reason": r.reason, "text": describe(r.event, names),
-                "event": r.event.to_dict()}
+                "event": public_event(r.event, rules).to_dict()}
                for r in session.history() if r.number > int(since)]
     alerts = [{"after": a.after_event, "logged": a.logged, **a.alert.to_dict()}
               for a in session.journal.alerts(session.game_id) if a.after_event >= int(since)]

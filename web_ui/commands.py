@@ -1,11 +1,95 @@
-"""Subcommands of `pinochle-table` that belong to this package (see table/cli.py)."""
+"""Subcommands of `pinochle-table` that belong to this package (see table/cli.py): `serve`."""
 
 from __future__ import annotations
 
 import argparse
+import socket
+from pathlib import Path
 from typing import Any
+
+from table.cli import CommandError
 
 
 def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     """Add this package's subcommands to the `pinochle-table` parser."""
-    _ = argparse
+    serve = sub.add_parser(
+        "serve", help="serve the live page for a game in the journal",
+        description="Serve the live page (and its JSON API) on the local network for the last "
+                    "game in the journal, or for --game N; with no game yet, the page starts "
+                    "one. Changes from the page need the table PIN printed here.",
+        epilog="example: pinochle-table serve --port 8000 --pin 2468")
+    serve.add_argument("--db", metavar="PATH", type=Path,
+                       help="the journal file (default: $PINOCHLE_DB or "
+                            "~/.local/share/pinochle-table/table.sqlite3)")
+    serve.add_argument("--game", type=int, metavar="N", help="the game (default: the last one)")
+    serve.add_argument("--host", default="0.0.0.0",
+                       help="the address to listen on (default: every interface)")
+    serve.add_argument("--port", type=int, default=8000, help="default: 8000")
+    serve.add_argument("--pin", help="the table PIN (default: four random digits)")
+    serve.set_defaults(handler=_serve)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from table.journal import Journal, JournalError, default_path
+    from table.session import Session, SessionError
+
+    from .app import create_app
+    from .pin import new_pin
+    from .server import TableServer
+
+    pin = (args.pin or new_pin()).strip()
+    if not pin.isdigit() or not 4 <= len(pin) <= 12:
+        raise CommandError("the PIN is 4 to 12 digits, so it can be typed on a phone keypad")
+    try:
+        journal = Journal(args.db or default_path())
+    except JournalError as exc:
+        raise CommandError(str(exc)) from None
+    session = None
+    try:
+        if args.game is not None or journal.last_game() is not None:
+            session = Session.resume(journal, args.game).start()
+        app = create_app({"SESSION": session, "JOURNAL": journal, "PIN": pin})
+        server = TableServer(app, args.host, args.port)
+    except (JournalError, SessionError) as exc:
+        journal.close()
+        raise CommandError(str(exc)) from None
+    except OSError as exc:
+        journal.close()
+        raise CommandError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}; "
+                           "try another --port") from None
+    address = _address(args.host, server.port)
+    print(f"the table's page: {address}")
+    print(f"table PIN: {pin}")
+    _print_qr(address)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+        live = app.extensions["pinochle"].live.session
+        for s in {id(x): x for x in (session, live) if x is not None}.values():
+            s.stop(5)
+        journal.close()
+    return 0
+
+
+def _address(host: str, port: int) -> str:
+    """The address a phone on the same network types in."""
+    if host not in ("0.0.0.0", ""):
+        return f"http://{host}:{port}/"
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.254.254.254", 9))  # no packet is sent: this only picks a route
+            ip = probe.getsockname()[0]
+        except OSError:
+            ip = "127.0.0.1"
+    return f"http://{ip}:{port}/"
+
+
+def _print_qr(address: str) -> None:
+    try:
+        import segno
+    except ImportError:
+        return
+    segno.make(address, error="m").terminal(compact=True)

@@ -12,8 +12,8 @@ import threading
 from typing import Any
 
 from flask import Flask
-from waitress import wasyncore
-from waitress.server import create_server
+from waitress import wasyncore  # type: ignore[import-untyped]
+from waitress.server import create_server  # type: ignore[import-untyped]
 
 from .app import web_table
 
@@ -29,7 +29,8 @@ class TableServer:
         self.app = app
         threads = int(app.config["MAX_STREAMS"]) + SPARE_THREADS
         self._server: Any = create_server(app, host=host, port=port, threads=threads,
-                                          ident="pinochle-table", clear_untrusted_proxy_headers=True)
+                                          ident="pinochle-table",
+                                          clear_untrusted_proxy_headers=True)
         self.host = host
         self.port: int = self._server.effective_port
         self._thread: threading.Thread | None = None

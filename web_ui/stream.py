@@ -1,9 +1,9 @@
 """Live streams: server-sent events with the whole state, and the camera's MJPEG picture.
 
 A phone that connects (or reconnects after sleeping, with `Last-Event-ID`) is sent the present
-state at once unless it already has it; then each new state, and a heartbeat comment when
-nothing happens, so that dead connections are noticed on both ends and their threads freed. Every stream ends
-when the table closes, so the server can shut down cleanly.
+state at once unless it already has it; then each new state, and a heartbeat event when nothing
+happens, so that dead connections are noticed on both ends and their threads freed. Every stream
+ends when the table closes, so the server can shut down cleanly.
 """
 
 from __future__ import annotations

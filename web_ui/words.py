@@ -58,11 +58,12 @@ def describe(event: Event, names: Sequence[str]) -> str:
             return f"kitty shown: {cards_text(cards)}"
         case TrumpNamed(seat=seat, suit=suit):
             return f"{who(seat)} named {suit.word} trump {suit.symbol}"
+        # buried and passed cards are secret at the table, even when the camera saw them
         case Buried(seat=seat, cards=cards):
-            return f"{who(seat)} buried " + (cards_text(cards) if cards else "face down")
+            return f"{who(seat)} buried" + (f" {len(cards)} cards" if cards else "")
         case CardsPassed(seat=seat, to_seat=to_seat, cards=cards):
-            shown = f" {cards_text(cards)}" if cards else ""
-            return f"{who(seat)} passed{shown} to {who(to_seat)}"
+            count = f" {len(cards)} cards" if cards else " cards"
+            return f"{who(seat)} passed{count} to {who(to_seat)}"
         case MeldShown(seat=seat, cards=cards):
             return f"{who(seat)} melded {cards_text(cards)}"
         case Conceded(seat=seat):

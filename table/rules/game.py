@@ -296,7 +296,7 @@ class Game(_State):
         except IllegalAction as exc:
             # report the position the event came to, not a step on the way
             raise IllegalAction(exc.reason, self.position()) from None
-        return g._evolve(events=g.events + (event,))
+        return tuple.__new__(Game, g[:-1] + (g[-1] + (event,),))  # `events` is the last field
 
     # -- the deal ---------------------------------------------------------------------------
 
@@ -849,6 +849,7 @@ class Game(_State):
 
 _FIELDS = _State._fields
 _INDEX = {name: i for i, name in enumerate(_FIELDS)}
+assert _FIELDS[-1] == "events"
 
 
 def new_game(rules: Rules, names: Sequence[str] | None = None, first_dealer: int = 0) -> Game:

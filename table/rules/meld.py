@@ -80,12 +80,9 @@ class MeldResult:
 _KQ = (Rank.KING, Rank.QUEEN)
 _NO_MELD = MeldResult(0, ())
 
-# The hot path counts cards in a list indexed by `Card.index` (suit * 6 + rank).
-_QS = Card(Suit.SPADES, Rank.QUEEN).index
-_JD = Card(Suit.DIAMONDS, Rank.JACK).index
+# The hot path counts cards in a list indexed by `Card.index` (suit * 6 + rank, suits S H C D,
+# ranks 9 J Q K 10 A) and unpacks it in that order (tests/rules/test_cards.py pins the order).
 _AROUND_RANKS = (Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK)
-_ACES, _KINGS, _QUEENS, _JACKS = (tuple(Card(s, r).index for s in ALL_SUITS)
-                                  for r in _AROUND_RANKS)
 _RANK_PLURAL = {Rank.ACE: "aces", Rank.KING: "kings", Rank.QUEEN: "queens", Rank.JACK: "jacks"}
 
 
@@ -175,7 +172,7 @@ _TABLES: dict[tuple[int, int], _Table] = {}
 
 
 def _table(meld: MeldValues, trump: Suit | None) -> _Table:
-    key = (id(meld), trump.index if trump is not None else -1)
+    key = (id(meld), id(trump))
     table = _TABLES.get(key)
     if table is None or table.meld is not meld:  # the table holds `meld`, so ids are not reused
         if len(_TABLES) > 256:
@@ -228,14 +225,16 @@ def best_meld(cards: Iterable[Card], trump: Suit | None, rules: Rules) -> MeldRe
     table = _table(mv, trump)
     ti = table.trump
 
-    suit_kings = [n[i] for i in _KINGS]
-    suit_queens = [n[i] for i in _QUEENS]
-    pairs = list(map(min, suit_kings, suit_queens))  # K-Q pairs in each suit
-    kings = min(suit_kings)
-    queens = min(suit_queens)
-    aces = min(map(n.__getitem__, _ACES))
-    jacks = min(map(n.__getitem__, _JACKS))
-    pinochles = min(n[_QS], n[_JD])
+    # Plain conditionals rather than min(): this is the hot path, and most counts are 0.
+    (_, sj, sq, sk, _, sa, _, hj, hq, hk, _, ha,
+     _, cj, cq, ck, _, ca, _, dj, dq, dk, _, da) = n
+    pairs = [sk if sk < sq else sq, hk if hk < hq else hq,  # K-Q pairs in each suit
+             ck if ck < cq else cq, dk if dk < dq else dq]
+    kings = min(sk, hk, ck, dk) if sk and hk and ck and dk else 0
+    queens = min(sq, hq, cq, dq) if sq and hq and cq and dq else 0
+    aces = min(sa, ha, ca, da) if sa and ha and ca and da else 0
+    jacks = min(sj, hj, cj, dj) if sj and hj and cj and dj else 0
+    pinochles = sq if sq < dj else dj
     if ti >= 0:
         nines, tj, tq, tk, tt, ta = n[ti * 6:ti * 6 + 6]  # the trump suit, 9 J Q K 10 A
         plain_pairs = sum(pairs) - pairs[ti]

@@ -21,6 +21,7 @@ Seats are numbers (0 = the first seat, clockwise). `Game.parse(g.position()) == 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .cards import Card, Suit
@@ -41,7 +42,7 @@ from .events import (
     TrumpNamed,
 )
 from .options import options_of, with_options
-from .variants import preset
+from .variants import Rules, preset
 
 if TYPE_CHECKING:
     from .game import Game
@@ -140,9 +141,24 @@ def event_token(e: Event) -> str:
     raise NotationError(f"{type(e).__name__} has no notation")
 
 
-def position_text(g: Game) -> str:
+def public_event(e: Event, rules: Rules) -> Event:
+    """`e` as everyone at the table may see it: no dealt hands, no face-down cards (a
+    two-handed discard pile is shown when it is counted)."""
+    if isinstance(e, HandDealt) and e.hands is not None:
+        return replace(e, hands=None, kitty=None)
+    if isinstance(e, CardsPassed) and e.cards is not None:
+        return replace(e, cards=None)
+    if isinstance(e, Buried) and e.cards is not None and not rules.draw_from_stock:
+        return replace(e, cards=None)
+    return e
+
+
+def position_text(g: Game, public: bool = False) -> str:
+    """The notation of `g`; `public` leaves out what the players cannot see (the page's copy:
+    it parses as the same game on a table where the hands are hidden)."""
     start = g.start if g.start is not None else g
-    moves = " ".join(event_token(e) for e in g.events)
+    events = (public_event(e, g.rules) for e in g.events) if public else g.events
+    moves = " ".join(event_token(e) for e in events)
     return f"{header_text(start)} : {moves}".rstrip()
 
 

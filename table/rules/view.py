@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cards import Card
 from .meld import MeldResult
+from .notation import position_text
 from .options import options_of
 from .scoring import HandResult
 from .tricks import trick_winner
@@ -84,5 +85,5 @@ def game_view(g: Game) -> dict[str, Any]:
         "result": result_view(g.result, g.names) if g.result else None,
         "history": [result_view(h, g.names) for h in g.history],
         "winner": g.winner,
-        "position": g.position(),
+        "position": position_text(g, public=True),
     }

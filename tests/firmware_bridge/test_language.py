@@ -16,6 +16,7 @@ from firmware_bridge.language import (
     Press,
     Refuse,
     Submit,
+    taps_to_bid,
 )
 from table.rules import (
     BidMade,
@@ -55,8 +56,8 @@ def test_taps_raise_through_legal_bids_and_go_in_after_the_pause() -> None:
     for k, want in enumerate((300, 310, 320, 330, 350)):  # 340 is forbidden in Brooklyn
         assert lang.press(press(seat, BID, at=k * 0.3), game) == []
         assert lang.pending[seat].bid == want
-    assert lang.tick(1.2 + 1.1, 0, game) == []  # the window runs from the last tap
-    (bid,) = events(lang.tick(1.2 + 1.2, 0, game))
+    assert lang.tick(1.2 + 1.1, 0) == []  # the window runs from the last tap
+    (bid,) = events(lang.tick(1.2 + 1.2, 0))
     assert bid == BidMade(seat=seat, amount=350, source="gpio", at=0)  # stamped when it goes in
     assert lang.pending == {} and lang.deadline() is None
     game.apply(bid)  # legal
@@ -86,7 +87,7 @@ def test_pass_takes_back_a_pending_raise_and_otherwise_passes() -> None:
     seat = game.turn
     lang.press(press(seat, BID), game)
     assert lang.press(press(seat, PASS, at=0.4), game) == []
-    assert lang.pending == {} and lang.tick(10, 0, game) == []
+    assert lang.pending == {} and lang.tick(10, 0) == []
     (passed,) = events(lang.press(press(seat, PASS, at=0.8), game))
     assert passed == Passed(seat=seat, source="gpio", at=passed.at)
     game.apply(passed)
@@ -122,7 +123,7 @@ def test_the_declarer_cycles_the_suits_and_a_long_press_names_trump() -> None:
         shown.append(lang.pending[seat].suit)
     assert shown == [Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS, Suit.SPADES]
     lang.press(press(seat, BID, at=6), game)
-    assert lang.tick(100, 0, game) == []  # a suit being shown never goes in by itself
+    assert lang.tick(100, 0) == []  # a suit being shown never goes in by itself
     (named,) = events(lang.press(press(seat, BID, HOLD, at=7), game))
     assert named == TrumpNamed(seat=seat, suit=Suit.HEARTS, source="gpio", at=named.at)
     assert game.apply(named).trump is Suit.HEARTS
@@ -205,3 +206,11 @@ def test_stale_choices_are_forgotten_when_the_turn_moves_on() -> None:
     lang.press(press(game.turn, BID), game)
     moved = game.apply(Passed(seat=game.turn))
     assert lang.forget_stale(moved) and lang.pending == {}
+
+
+def test_taps_to_bid_counts_the_raises() -> None:
+    game = dealt()
+    seat = game.turn
+    assert taps_to_bid(game, seat, 300) == 1
+    assert taps_to_bid(game, seat, 350) == 5  # 300 310 320 330 350
+    assert taps_to_bid(game, seat, 340) is None  # a forbidden ending is never reached

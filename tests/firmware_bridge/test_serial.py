@@ -3,6 +3,9 @@ own logic; the Pi side is the real connection, panel and session."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import tty
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -179,3 +182,30 @@ def test_find_board_by_path_or_usb_id(tmp_path: Path) -> None:
     there = tmp_path / "ttyFAKE"
     there.touch()
     assert find_board(BoardPlace(port=str(there))) == str(there)
+
+
+def test_a_device_that_never_answers_is_reported_and_retried(tmp_path: Path) -> None:
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    os.set_blocking(master, False)
+    heard = bytearray()
+
+    def hears_hello() -> bool:
+        with contextlib.suppress(BlockingIOError):
+            heard.extend(os.read(master, 4096))
+        return b" HELLO " in heard
+
+    os.write(master, b"MicroPython v1.22.2 on 2024-02-22\r\n>>> ")  # a Pico at its prompt
+    alerts: list[str] = []
+    link = BoardConnection(BoardPlace(port=os.ttyname(slave), usb_id=None),
+                           on_alert=lambda text, source, kind: alerts.append(kind),
+                           backoff=(0.02, 0.05), dead_ms=300).start()
+    try:
+        assert wait_until(lambda: "stopped answering" in link.status)
+        assert wait_until(hears_hello)  # the Pi did try to shake hands
+        assert not link.linked and alerts == []  # never linked: nothing to say unplugged
+        assert link.stats()["reconnects"] == 0
+    finally:
+        link.stop()
+        os.close(master)
+        os.close(slave)

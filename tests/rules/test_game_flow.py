@@ -373,3 +373,16 @@ def test_family_option_a_kitty_card_is_turned_up_after_each_round() -> None:
     g = g.apply(BidMade(seat=1, amount=23))
     assert refused(g, KittyShown(cards=tuple(parse_cards("9H")))) == \
         "turn up one more kitty card at a time"
+
+
+def test_the_page_copy_of_a_position_hides_the_deal_and_face_down_cards() -> None:
+    rules = preset("bison")
+    for e, _, g in sim_hands(rules, seed=2, hands=6):
+        if isinstance(e, Buried):
+            public = g.view()["position"]
+            assert "deal[" not in public and ":bury=?" in public
+            assert "deal[" in g.position()
+            hidden_game = at(public)
+            assert hidden_game.view()["position"] == public
+            return
+    raise AssertionError("no bury in the hand")

@@ -88,6 +88,46 @@ situations = st.tuples(
 )
 
 
+def may_play(card: Card, hand: list[Card], trick: list[Card], trump: Suit, rules: Rules,
+             first: bool) -> bool:
+    """The play rules restated card by card, in terms of "would this card take the trick"."""
+    if not trick:
+        holds_trump = any(c.suit is trump for c in hand)
+        return not (first and rules.first_lead_trump and holds_trump) or card.suit is trump
+
+    def wins(c: Card) -> bool:
+        return trick_winner([*trick, c], trump) == len(trick)
+
+    led = trick[0].suit
+    if any(c.suit is led for c in hand):
+        if card.suit is not led:
+            return False
+        must_beat = rules.beat in (Beat.ALWAYS, Beat.WIN) or led is trump
+        return not (must_beat and any(wins(c) for c in hand if c.suit is led)) or wins(card)
+    trumps = [c for c in hand if c.suit is trump]
+    if not trumps:
+        return True
+    if rules.beat is Beat.WIN:
+        return not any(wins(c) for c in trumps) or (card.suit is trump and wins(card))
+    if card.suit is not trump:
+        return False
+    if rules.beat is Beat.TRUMP_LED:
+        return True
+    return not any(wins(c) for c in trumps) or wins(card)
+
+
+@settings(max_examples=400, deadline=None)
+@given(situations)
+def test_legal_plays_follows_the_rules_card_by_card(
+    situation: tuple[list[Card], int, int, Suit, Rules, bool],
+) -> None:
+    """legal_plays against the rules restated per card (see may_play)."""
+    deck, played, size, trump, rules, first = situation
+    trick, hand = deck[:played], deck[played:played + size]
+    expected = [c for c in dict.fromkeys(hand) if may_play(c, hand, trick, trump, rules, first)]
+    assert legal_plays(hand, trick, trump, rules, first) == expected
+
+
 @settings(max_examples=400, deadline=None)
 @given(situations)
 def test_legal_plays_is_never_empty_and_agrees_with_play_error(

@@ -132,7 +132,7 @@ def test_a_scripted_hand_on_a_phone_and_a_tablet(browser: Any, table: Table) -> 
         shows(phone, outcome.number or 0)
         check_page_shows(phone, game.view())
         wanted = pictures.get(game.phase)
-        ready = game.phase is not Phase.PLAY or len(game.trick) == 2 and len(game.tricks) > 2
+        ready = game.phase is not Phase.PLAY or (len(game.trick) == 2 and len(game.tricks) > 2)
         if wanted and game.phase not in taken and ready:
             taken.add(game.phase)
             shows(tablet, outcome.number or 0)
@@ -240,3 +240,31 @@ def test_a_phone_that_lost_its_connection_catches_up_by_itself(
     check_page_shows(page, session.game.view())
     assert page.evaluate("document.getElementById('link').dataset.state") == "live"
 
+
+
+def test_starting_a_game_from_the_page(browser: Any, tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "empty.sqlite3")
+    app = create_app({"JOURNAL": journal, "PIN": PIN, "HEARTBEAT_S": 1.0})
+    server = TableServer(app).start()
+    try:
+        page = open_page(browser, server.url, PHONE, pin=PIN)
+        assert "No game yet" in page.inner_text("#status")
+        page.click("#menu-button")
+        page.click("#new-game-button")
+        page.select_option("#ng-preset", "racehorse")
+        inputs = page.query_selector_all("#ng-names input")
+        assert len(inputs) == 4
+        for box, name in zip(inputs, ["Nan", "Eve", "Sam", "Wes"], strict=True):
+            box.fill(name)
+        page.fill("#ng-options", "min_bid=300")
+        shot(page, "phone-8-new-game")
+        page.click("#new-game-form button[type=submit]")
+        page.wait_for_function("document.body.dataset.phase == 'deal'")
+        assert "Nan" in page.inner_text("#scores") and "racehorse" in page.inner_text("#variant")
+        assert "min_bid=300" in page.inner_text("#scores")
+        session = app.extensions["pinochle"].live.session
+        assert session is not None and session.names == ("Nan", "Eve", "Sam", "Wes")
+        session.stop(5)
+    finally:
+        server.stop()
+        journal.close()

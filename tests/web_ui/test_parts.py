@@ -13,8 +13,10 @@ from flask.testing import FlaskClient
 from table.alerts import Alert
 from table.rules import (
     BidMade,
+    Buried,
     Card,
     CardPlayed,
+    CardsPassed,
     Corrected,
     Suit,
     TrickGathered,
@@ -43,6 +45,10 @@ def test_moves_in_a_players_words() -> None:
                     NAMES) == "#12 corrected: Ann played Q♠"
     assert describe(TrickGathered(), NAMES) == "trick gathered"
     assert describe(Undone(), NAMES) == "undo"
+    secret = (Card.parse("9C"), Card.parse("JD"))
+    assert describe(Buried(seat=1, cards=secret), NAMES) == "Bob buried 2 cards"
+    assert describe(CardsPassed(seat=0, to_seat=2, cards=secret), NAMES) == \
+        "Ann passed 2 cards to Cy"
 
 
 def test_the_numbers_of_the_cards_on_the_mat_through_a_whole_hand() -> None:
@@ -123,7 +129,7 @@ def test_a_stream_sends_the_present_state_at_once_then_each_change(
     data = json.loads(first.split(b"data: ", 1)[1])
     assert data["number"] == session.last_number == 1
     session.submit(events[1])
-    later = [m for m in _messages(chunks, 10) if m != HEARTBEAT][0]
+    later = next(m for m in _messages(chunks, 10) if m != HEARTBEAT)
     assert json.loads(later.split(b"data: ", 1)[1])["number"] == 2
     reply.close()
 

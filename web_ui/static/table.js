@@ -194,7 +194,7 @@ function waiting(v, t) {
 }
 
 function renderMat(v) {
-  if (!["play", "hand-over", "meld"].includes(v.phase) && !v.trick && !v.last_trick) { fill("mat"); return; }
+  if (!["play", "hand-over"].includes(v.phase) && !v.trick && !v.last_trick) { fill("mat"); return; }
   const t = v.trick;
   const kids = [h("h2", {}, "On the mat")];
   kids.push(h("div", { class: "trick", id: "trick" },
