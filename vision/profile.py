@@ -20,6 +20,7 @@ from table.rules import ALL_CARDS, Card
 
 from .index import READ_H, READ_W, STORE_H, STORE_W, corner_windows
 from .matcher import Matcher
+from .templates import Templates
 
 ATLAS = Path(__file__).resolve().parent / "data" / "index_atlas.png"
 _TEXT_KEY = "pinochle-table-deck"
@@ -37,12 +38,19 @@ class DeckProfile:
     patches: np.ndarray
     cards: np.ndarray
     _matcher: Matcher | None = field(default=None, repr=False)
+    _templates: Templates | None = field(default=None, repr=False)
 
     def refs(self) -> Matcher:
         """The matcher built from this profile's patches (built once, then kept)."""
         if self._matcher is None:
             self._matcher = Matcher.cached(self.patches, self.cards)
         return self._matcher
+
+    def templates(self) -> Templates:
+        """The stored corners prepared for template matching (built once, then kept)."""
+        if self._templates is None:
+            self._templates = Templates.build(self.patches, self.cards)
+        return self._templates
 
     @property
     def known_cards(self) -> list[Card]:

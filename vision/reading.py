@@ -1,8 +1,10 @@
 """Reading one straightened card: `identify(card_image, deck=None) -> Reading`.
 
-Both index corners are compared with the profile's stored patches (see matcher.py); each card
-scores its nearest match per corner, the two corners are averaged, and the confidence is how far
-the best card stands ahead of the runner-up. Below ABSTAIN the reading names no card.
+Two stages. A fast matcher (matcher.py) shortlists the likeliest cards from both index
+corners; then each shortlisted card's stored corners are slid over the card's corners
+(templates.py), and the best correlation, averaged over the two corners, decides. The
+confidence combines the lead over the runner-up with how well the best matches at all; below
+ABSTAIN the reading names no card.
 """
 
 from __future__ import annotations
@@ -13,12 +15,13 @@ import numpy as np
 
 from table.rules import Card
 
-from .index import corner_windows, to_portrait
+from .index import STORE_H, STORE_W, corner_windows, to_portrait
 from .profile import DeckProfile, builtin_profile
 
-ABSTAIN = 0.9          # confidence below which a reading names no card
-TEMPERATURE = 0.7      # softens the distance gap into odds (tuned on simulated frames)
-FARTHEST = 25.0        # a nearest match farther than this is not a face we know
+ABSTAIN = 0.5          # confidence below which a reading names no card
+SHORTLIST = 4          # cards the fast matcher passes on to template matching
+LEAD_MID, LEAD_SCALE = 0.06, 0.015   # correlation lead over the runner-up: 0.06 is a coin toss
+FIT_MID, FIT_SCALE = 0.55, 0.05      # best correlation: below 0.55 it is no face we know
 
 
 @dataclass(frozen=True)
@@ -31,24 +34,25 @@ class Reading:
     candidates: tuple[tuple[Card, float], ...] = ()
 
 
-def read_windows(windows: np.ndarray, deck: DeckProfile | None = None) -> Reading:
-    """Read from the corner windows (2 x PATCH_H x PATCH_W x 3) of one card."""
-    matcher = (deck or builtin_profile()).refs()
-    dist = matcher.distances(windows).sum(axis=0) / len(windows)   # per card
-    order = np.argsort(dist)
-    best, second = float(dist[order[0]]), float(dist[order[1]])
-    # Odds of the best card over the runner-up, as a Gaussian model in the LDA space gives them.
-    confidence = 1.0 / (1.0 + np.exp(-(second - best) / (2 * TEMPERATURE)))
-    if best > FARTHEST:
-        confidence *= FARTHEST / best
-    cards = [Card.from_index(int(matcher.cards[i])) for i in order[:2]]
-    candidates = tuple((c, round(float(dist[i]), 2)) for c, i in zip(cards, order[:2],
-                                                                      strict=True))
-    card = cards[0] if confidence >= ABSTAIN else None
-    return Reading(card, round(float(confidence), 4), candidates)
+def read_card(card: np.ndarray, deck: DeckProfile | None = None) -> Reading:
+    """Read a READ_SIZE portrait card (see index.to_portrait)."""
+    profile = deck or builtin_profile()
+    matcher = profile.refs()
+    dist = matcher.distances(corner_windows(card)).mean(axis=0)   # per card, LDA space
+    shortlist = [int(matcher.cards[i]) for i in np.argsort(dist)[:SHORTLIST]]
+    scores = profile.templates().scores(corner_windows(card, STORE_W, STORE_H), shortlist)
+    order = sorted(scores, key=lambda c: scores[c], reverse=True)
+    best, second = scores[order[0]], scores[order[1]] if len(order) > 1 else 0.0
+    # The runner-up's distance behind the best, and how well the best matches at all.
+    lead = 1.0 / (1.0 + np.exp(-(best - second - LEAD_MID) / LEAD_SCALE))
+    fit = 1.0 / (1.0 + np.exp(-(best - FIT_MID) / FIT_SCALE))
+    confidence = float(lead * fit)
+    cards = [Card.from_index(c) for c in order[:2]]
+    candidates = tuple((Card.from_index(c), round(scores[c], 3)) for c in order[:2])
+    return Reading(cards[0] if confidence >= ABSTAIN else None, round(confidence, 4), candidates)
 
 
 def identify(card_image: np.ndarray, deck: DeckProfile | None = None) -> Reading:
     """Read a BGR image of one card, cropped to its outline and straightened, in any of the
     four right-angle orientations; `deck` is an enrolled profile (default: ordinary indices)."""
-    return read_windows(corner_windows(to_portrait(card_image)), deck)
+    return read_card(to_portrait(card_image), deck)

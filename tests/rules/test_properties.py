@@ -82,10 +82,21 @@ def test_random_legal_play_of_a_whole_hand(rules: Rules, seed: int, trump: Suit)
 
 
 DECK = preset("bison").deck()
-situations = st.tuples(
-    st.permutations(DECK), st.integers(0, 3), st.integers(1, 15), st.sampled_from(Suit),
-    st.sampled_from(PLAY_RULES), st.booleans(),
-)
+Situation = tuple[list[Card], list[Card], Suit, Rules, bool]
+
+
+@st.composite
+def situations(draw: st.DrawFn) -> Situation:
+    """(trick, hand, trump, rules, first lead): the trick from the whole deck, the hand from
+    the rest in one to four suits, so voids, ruffs and overruffs are common."""
+    deck = list(DECK)
+    draw(st.randoms(use_true_random=False)).shuffle(deck)  # st.permutations stays near order
+    trick = deck[:draw(st.integers(0, 3))]
+    suits = draw(st.lists(st.sampled_from(Suit), min_size=1, max_size=4, unique=True))
+    pool = [c for c in deck[len(trick):] if c.suit in suits]
+    hand = pool[:draw(st.integers(1, 15))]
+    trump = draw(st.sampled_from(Suit))
+    return trick, hand, trump, draw(st.sampled_from(PLAY_RULES)), draw(st.booleans())
 
 
 def may_play(card: Card, hand: list[Card], trick: list[Card], trump: Suit, rules: Rules,
@@ -117,26 +128,24 @@ def may_play(card: Card, hand: list[Card], trick: list[Card], trump: Suit, rules
 
 
 @settings(max_examples=400, deadline=None)
-@given(situations)
+@given(situations())
 def test_legal_plays_follows_the_rules_card_by_card(
-    situation: tuple[list[Card], int, int, Suit, Rules, bool],
+    situation: Situation,
 ) -> None:
     """legal_plays against the rules restated per card (see may_play)."""
-    deck, played, size, trump, rules, first = situation
-    trick, hand = deck[:played], deck[played:played + size]
+    trick, hand, trump, rules, first = situation
     expected = [c for c in dict.fromkeys(hand) if may_play(c, hand, trick, trump, rules, first)]
     assert legal_plays(hand, trick, trump, rules, first) == expected
 
 
 @settings(max_examples=400, deadline=None)
-@given(situations)
+@given(situations())
 def test_legal_plays_is_never_empty_and_agrees_with_play_error(
-    situation: tuple[list[Card], int, int, Suit, Rules, bool],
+    situation: Situation,
 ) -> None:
     """A non-empty hand always has a legal card; legal_plays lists each face of the hand once,
     exactly those play_error accepts; each error names a legal card of the hand as witness."""
-    deck, played, size, trump, rules, first = situation
-    trick, hand = deck[:played], deck[played:played + size]
+    trick, hand, trump, rules, first = situation
     plays = legal_plays(hand, trick, trump, rules, first)
     assert plays
     assert len(plays) == len(set(plays)) and set(plays) <= set(hand)
@@ -151,16 +160,16 @@ def test_legal_plays_is_never_empty_and_agrees_with_play_error(
 
 
 @settings(max_examples=400, deadline=None)
-@given(situations, st.integers(0, 10))
+@given(situations(), st.integers(0, 10))
 def test_a_renege_proven_on_part_of_a_hand_holds_for_the_whole_hand(
-    situation: tuple[list[Card], int, int, Suit, Rules, bool], extra: int,
+    situation: Situation, extra: int,
 ) -> None:
     """Monotone legality: if a card breaks a rule for some cards of a hand, it breaks one for
     any hand holding those cards (so a renege can be proven on a hidden hand)."""
-    deck, played, size, trump, rules, first = situation
-    trick = deck[:played]
-    known = deck[played:played + size]
-    whole = known + deck[played + size:played + size + extra]
+    trick, hand, trump, rules, first = situation
+    rest = [c for c in DECK if c not in trick and c not in hand]
+    known = hand[:max(1, len(hand) - extra)]
+    whole = known + hand[len(known):] + rest[:extra]
     for card in set(known):
         if play_error(card, known, trick, trump, rules, first) is not None:
             assert play_error(card, whole, trick, trump, rules, first) is not None
