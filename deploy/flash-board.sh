@@ -3,8 +3,8 @@
 # that already runs MicroPython, with mpremote, then restarts the board so main.py runs:
 #   deploy/flash-board.sh [--port DEVICE] [--dry-run]
 # The board is found as /dev/pinochle-board (deploy/99-pinochle-board.rules), else as
-# MicroPython's /dev/serial/by-id/usb-MicroPython_* link, else give --port. Stop the table
-# first (sudo systemctl stop pinochle-table): it holds the port open.
+# MicroPython's /dev/serial/by-id/usb-MicroPython_* link, else give --port. The table must be
+# stopped first (sudo systemctl stop pinochle-table): it holds the port open.
 # On the board: main.py at the top, the logic modules in pinochle_fw/ (main.py imports
 # pinochle_fw.board), as `pinochle-table board-flash` does.
 set -euo pipefail
@@ -51,6 +51,10 @@ find_mpremote() {
     done
 }
 
+if [ "$dry_run" -eq 0 ] && systemctl is-active --quiet pinochle-table 2>/dev/null; then
+    die "the table is running and holds the board's port: sudo systemctl stop pinochle-table," \
+        "flash, then sudo systemctl start pinochle-table"
+fi
 [ -n "$port" ] || port=$(find_port)
 if [ -z "$port" ]; then
     [ "$dry_run" -eq 1 ] || die "no Pico found (no /dev/pinochle-board, no" \

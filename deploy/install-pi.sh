@@ -126,7 +126,7 @@ run systemctl try-restart "$UNIT"   # an update: restart it if it was running
 
 say "done. Next:"
 cat <<EOF
-  sudo deploy/flash-board.sh            the Pico board's program (if you use the board)
+  deploy/flash-board.sh                 the Pico board's program (if you use the board)
   sudo systemctl enable --now $UNIT
                                         start the table now and at every boot
   journalctl -u $UNIT -f

@@ -21,10 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from camera_mount import LENSES, MARGIN_MM, mount_height_mm, mount_table
 from PIL import Image, ImageDraw, ImageFont
 from PIL.PngImagePlugin import PngInfo
-
-from camera_mount import LENSES, MARGIN_MM, mount_height_mm, mount_table
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -44,9 +43,9 @@ TABLE_COLOUR = "#5c5f66"
 POWER_COLOURS = {"3V3": "#e8590c", "5V": "#c92a2a", "GND": "#111111"}
 SUIT_SYMBOLS = {"spades": "♠", "hearts": "♥", "clubs": "♣", "diamonds": "♦"}
 
-WIDTH, HEIGHT = 1700, 1580
+WIDTH, HEIGHT = 1700, 1640
 CX = WIDTH // 2            # the header's middle
-TOP = 200                  # the first header row
+TOP = 240                  # the first header row
 ROW = 40                   # header row pitch
 PIN_DX, TAG_D, BOARD_D, LABEL_D, PART_D, RAIL_D = 40, 104, 170, 186, 515, 690
 
@@ -135,6 +134,8 @@ def label_of(function: str, where: str) -> str:
     suit = function.split()[0]
     if suit in SUIT_SYMBOLS:
         return f"{SUIT_SYMBOLS[suit]} {suit} light"
+    if function == "buzzer":
+        return "buzzer (active)"
     if where == "table":
         return function
     return f"{where} {function}"
@@ -183,17 +184,24 @@ class Canvas:
         a, k = x - 12 * outward, x + 12 * outward
         self.draw.polygon([(a, y - 11), (a, y + 11), (k, y)], fill=ink)
         self.line([(k, y - 11), (k, y + 11)], ink, 3)
-        for dy in (-15, -9):
-            x0, y0 = x + 2 * outward, y + dy
-            x1, y1 = x0 + 9 * outward, y0 - 7
-            self.line([(x0, y0), (x1, y1)], ink, 2)
-            self.draw.polygon([(x1, y1), (x1 - 5 * outward, y1), (x1 - 1 * outward, y1 + 4)],
-                              fill=ink)
+        for dx in (-7, 3):
+            start = (x + dx * outward, y - 13)
+            self.arrow(start, (start[0] + 9 * outward, start[1] - 9), ink)
 
-    def buzzer(self, x: float, y: float, ink: str) -> None:
+    def arrow(self, start: tuple[float, float], end: tuple[float, float], ink: str) -> None:
+        self.line([start, end], ink, 2)
+        dx, dy = end[0] - start[0], end[1] - start[1]
+        n = math.hypot(dx, dy)
+        ux, uy = dx / n, dy / n
+        back = (end[0] - 6 * ux, end[1] - 6 * uy)
+        self.draw.polygon([end, (back[0] - 3 * uy, back[1] + 3 * ux),
+                           (back[0] + 3 * uy, back[1] - 3 * ux)], fill=ink)
+
+    def buzzer(self, x: float, y: float, ink: str, inward: int) -> None:
+        """An active buzzer at x, its + leg towards the header."""
         self.draw.ellipse((x - 15, y - 15, x + 15, y + 15), fill="white", outline=ink, width=3)
         self.draw.ellipse((x - 5, y - 5, x + 5, y + 5), fill=ink)
-        self.text((x, y - 17), "active buzzer", self.fonts.tiny, "#333333", "mb")
+        self.text((x + inward * 22, y - 8), "+", self.fonts.small, ink, "mm")
 
 
 def row_y(row: int) -> float:
@@ -226,7 +234,7 @@ def draw_header_and_parts(c: Canvas, rows: list[list[Any]], four_only: set[int])
         what = HEADER[pin - 1]
         used = by_bcm.get(what) if isinstance(what, int) else None
         if used is not None:
-            draw_part(c, side, y, what, *used, four_only=what in four_only)
+            draw_part(c, side, y, *used, four_only=what in four_only)
         box = (x_pin - 13, y - 13, x_pin + 13, y + 13)
         fill = POWER_COLOURS.get(str(what), "#f1f3f5") if used is None else colour_of(used[1])
         if pin == 1:
@@ -241,7 +249,7 @@ def draw_header_and_parts(c: Canvas, rows: list[list[Any]], four_only: set[int])
               f.small, width=84)
 
 
-def draw_part(c: Canvas, side: int, y: float, bcm: int, function: str, where: str,
+def draw_part(c: Canvas, side: int, y: float, function: str, where: str,
               four_only: bool) -> None:
     """The wire from a pin to its button, light or buzzer, and on to the ground rail."""
     ink = colour_of(where)
@@ -253,7 +261,7 @@ def draw_part(c: Canvas, side: int, y: float, bcm: int, function: str, where: st
     if function.endswith("button"):
         c.button(x_part, y, ink)
     elif function == "buzzer":
-        c.buzzer(x_part, y, ink)
+        c.buzzer(x_part, y, ink, -side)
     else:
         c.resistor(x_part - side * 45, y, ink)
         c.led(x_part + side * 35, y, ink, side)
@@ -266,7 +274,7 @@ def draw_titles(c: Canvas) -> None:
            "numbers (firmware_bridge/layouts).", f.text)
     c.text((40, 92), "Buttons join their pin to ground (the Pi's pull-up holds it high). A "
            "light is pin → 330 Ω → LED → ground.", f.text)
-    x = 40
+    x = 40.0
     for name, colour in [*((f"seat {i + 1}", col) for i, col in enumerate(SEAT_COLOURS)),
                          ("table", TABLE_COLOUR)]:
         c.draw.rounded_rectangle((x, 124, x + 24, 142), 4, fill=colour)
@@ -298,7 +306,7 @@ def draw_pico(c: Canvas, inputs: dict[str, Any], box: tuple[int, int, int, int])
     # its pins: one row per function, one column per seat
     rows = inputs["pico"]
     wheres = ["seat 1", "seat 2", "seat 3", "seat 4", "table"]
-    table_y, col_w = y0 + 190, (x1 - x0 - 150) / 5
+    table_y, col_w = y0 + 215, (x1 - x0 - 150) / 5
     c.text((x0, table_y - 4), "Pico pins: GP number (physical pin); wired like the Pi's",
            f.small, "#555555", "lb")
     for j, where in enumerate(wheres):
@@ -309,71 +317,76 @@ def draw_pico(c: Canvas, inputs: dict[str, Any], box: tuple[int, int, int, int])
         y = table_y + 36 + i * 26
         c.text((x0, y), function, f.small)
         for j, where in enumerate(wheres):
-            if function == "suit lights" and where == "table":
-                cells = [f"{SUIT_SYMBOLS[r[0].split()[0]]}{r[2]}" for r in rows
-                         if r[0].split()[0] in SUIT_SYMBOLS]
-                c.text((x0 + 150 + j * col_w, y), " ".join(cells), f.small)
+            if function == "suit lights":
+                if j == 0:  # the table's four suit lights, spread over the seat columns
+                    cells = [f"{SUIT_SYMBOLS[r[0].split()[0]]} GP{r[2]} ({r[3]})" for r in rows
+                             if r[0].split()[0] in SUIT_SYMBOLS]
+                    c.text((x0 + 150, y), "   ".join(cells), f.small, TABLE_COLOUR)
                 continue
             match = [r for r in rows if r[0] == function and r[1] == where]
             if match:
                 c.text((x0 + 150 + j * col_w, y), f"GP{match[0][2]} ({match[0][3]})", f.small)
+    notes = ["Buttons to a GND pin, lights through 330 Ω, as on the Pi; the Pico is powered",
+             "by the USB cable. Its program: deploy/flash-board.sh (MicroPython first)."]
+    for i, note in enumerate(notes):
+        c.text((x0, table_y + 36 + len(functions) * 26 + 20 + i * 24), note, f.small, "#333333")
 
 
 def draw_camera(c: Canvas, inputs: dict[str, Any], box: tuple[int, int, int, int]) -> None:
     """A side view of the camera over the 4-seat mat, and the heights for each mat and lens."""
     f = c.fonts
-    x0, y0, x1, y1 = box
+    x0, y0, _, y1 = box
     c.text((x0, y0), "The camera: straight down over the middle of the mat", f.bold)
     mat_w, mat_h = inputs["mats"]["4"]
     lens = LENSES[0]
     height = mount_height_mm(lens, mat_w, mat_h)
-    scale = (y1 - y0 - 110) / height  # px per mm
     table_y = y1 - 40
-    mx = x0 + 230
+    scale = (table_y - y0 - 90) / height  # px per mm
+    mx = x0 + 175
     half_view = height * math.tan(math.radians(lens.down_deg) / 2)
     cam_y = table_y - height * scale
-    c.line([(mx - half_view * scale - 40, table_y + 6), (mx + half_view * scale + 40,
-                                                         table_y + 6)], "#8d6e63", 8)
+    c.line([(mx - half_view * scale - 10, table_y + 6),
+            (mx + half_view * scale + 10, table_y + 6)], "#8d6e63", 8)
     c.line([(mx - mat_h / 2 * scale, table_y), (mx + mat_h / 2 * scale, table_y)], "#2f7d32", 6)
     for sign in (-1, 1):
-        c.draw.line([(mx, cam_y + 14), (mx + sign * half_view * scale, table_y)], fill="#868e96",
-                    width=2)
+        c.draw.line([(mx, cam_y + 14), (mx + sign * half_view * scale, table_y)],
+                    fill="#868e96", width=2)
     c.draw.rounded_rectangle((mx - 26, cam_y - 12, mx + 26, cam_y + 12), 4, fill="#343a40")
     c.draw.rectangle((mx - 8, cam_y + 12, mx + 8, cam_y + 18), fill="#343a40")
-    c.line([(mx - 80, cam_y - 30), (mx - 80, cam_y), (mx - 26, cam_y)], "#343a40", 4)
-    c.text((mx - 86, cam_y - 34), "mount / stand", f.tiny, "#343a40", "rb")
-    ax = mx + half_view * scale + 60
+    c.line([(mx - 90, cam_y - 30), (mx - 90, cam_y), (mx - 26, cam_y)], "#343a40", 4)
+    c.text((mx - 84, cam_y - 28), "stand or overhead mount", f.tiny, "#343a40", "lb")
+    ax = mx + half_view * scale + 40
     c.line([(ax, cam_y), (ax, table_y)], "#111111", 2)
     for y, d in ((cam_y, 1), (table_y, -1)):
         c.draw.polygon([(ax, y), (ax - 6, y + 12 * d), (ax + 6, y + 12 * d)], fill="#111111")
     cm = inputs["mount_cm"]["4"][lens.name]
-    c.text((ax + 10, (cam_y + table_y) / 2), f"{cm} cm", f.bold, "#111111", "lm")
-    c.text((ax + 10, (cam_y + table_y) / 2 + 22), "lens to mat", f.tiny, "#111111", "lm")
-    c.text((mx, table_y + 14), f"mat {mat_h:.0f} mm + {MARGIN_MM:.0f} mm each side", f.tiny,
-           "#2f7d32", "ma")
+    c.text((ax + 10, (cam_y + table_y) / 2 - 4), f"{cm} cm", f.bold, "#111111", "lb")
+    c.text((ax + 10, (cam_y + table_y) / 2 + 4), "lens to mat", f.tiny, "#111111", "lt")
+    c.text((mx, table_y + 14), f"{lens.name} over the 4-seat mat: {mat_h:.0f} mm "
+           f"+ {MARGIN_MM:.0f} mm each side in view", f.tiny, "#2f7d32", "ma")
     # the heights for every mat and lens
-    tx = x0 + 470
-    c.text((tx, y0 + 44), "lens height above the mat", f.small, "#555555")
-    c.text((tx, y0 + 70), "", f.small)
+    tx = x0 + 480
     names = [lens.name for lens in LENSES]
-    short = {names[0]: "Module 3", names[1]: "Module 3 Wide"}
-    for j, name in enumerate(names):
-        c.text((tx + 150 + j * 120, y0 + 74), short[name], f.tiny, "#333333", "ma")
+    c.text((tx, y0 + 50), "lens height above the mat", f.small, "#555555")
+    for j, heading in enumerate(("Module 3", "Module 3 Wide")):
+        c.text((tx + 215 + j * 115, y0 + 82), heading, f.tiny, "#333333", "ma")
     for i, seats in enumerate(("3", "4")):
-        y = y0 + 104 + i * 30
+        y = y0 + 106 + i * 30
         w, h = inputs["mats"][seats]
-        c.text((tx, y), f"{seats} seats ({w:.0f}×{h:.0f})", f.small)
+        c.text((tx, y), f"{seats} seats, {w:.0f}×{h:.0f} mm", f.small)
         for j, name in enumerate(names):
-            c.text((tx + 150 + j * 120, y), f"{inputs['mount_cm'][seats][name]} cm", f.bold,
+            c.text((tx + 215 + j * 115, y), f"{inputs['mount_cm'][seats][name]} cm", f.bold,
                    "#111111", "ma")
-    notes = [f"{LENSES[0].name}: {LENSES[0].across_deg:.0f}°×{LENSES[0].down_deg:.0f}°; "
-             f"Wide: {LENSES[1].across_deg:.0f}°×{LENSES[1].down_deg:.0f}°.",
-             "The sensor's long side along the mat's 800 mm side.",
-             "Higher still works (the cards get smaller).",
+    notes = [f"Fields of view: {LENSES[0].across_deg:.0f}°×{LENSES[0].down_deg:.0f}°, "
+             f"Wide {LENSES[1].across_deg:.0f}°×{LENSES[1].down_deg:.0f}°.",
+             "The picture's long side along the mat's 800 mm.",
+             "Higher still works (the cards get smaller);",
+             "lower cuts off the mat's edges.",
+             "A USB webcam: see the README for its height.",
              "Ribbon cable to the Pi's camera port",
-             "(Pi 5: CAM/DISP 0, 22-to-15-pin cable)."]
+             "(Pi 5: CAM/DISP 0, with a 22-to-15-pin cable)."]
     for i, note in enumerate(notes):
-        c.text((tx, y0 + 180 + i * 22), note, f.tiny, "#333333")
+        c.text((tx, y0 + 190 + i * 24), note, f.small, "#333333")
 
 
 def render(inputs: dict[str, Any]) -> Image.Image:
@@ -386,11 +399,11 @@ def render(inputs: dict[str, Any]) -> Image.Image:
     four_only = {r[2] for r in rows if tuple(r) not in three}
     draw_titles(c)
     draw_header_and_parts(c, rows, four_only)
-    panels_y = int(row_y(19) + 70)
+    panels_y, split = int(row_y(19) + 70), 770
     c.draw.line([(40, panels_y - 18), (WIDTH - 40, panels_y - 18)], fill="#dee2e6", width=2)
-    draw_pico(c, inputs, (40, panels_y, CX - 30, HEIGHT - 20))
-    c.draw.line([(CX, panels_y), (CX, HEIGHT - 30)], fill="#dee2e6", width=2)
-    draw_camera(c, inputs, (CX + 30, panels_y, WIDTH - 40, HEIGHT - 20))
+    draw_pico(c, inputs, (40, panels_y, split - 40, HEIGHT - 20))
+    c.draw.line([(split, panels_y), (split, HEIGHT - 30)], fill="#dee2e6", width=2)
+    draw_camera(c, inputs, (split + 30, panels_y, WIDTH - 40, HEIGHT - 20))
     c.text((WIDTH - 40, HEIGHT - 12), "drawn by deploy/wiring_diagram.py", c.fonts.tiny,
            "#868e96", "rb")
     return c.image

@@ -20,6 +20,7 @@ from .reading import Reading, identify
 CARD_ASPECT = 63.0 / 88.0
 ASPECT_RANGE = (0.58, 0.86)
 WORK_WIDTH = 960   # frames wider than this are searched at half size
+SIZE_TOLERANCE = 0.2  # when the card size is known, a quad this far off it is not one card
 EDGE_GROW = 1.5    # px: a card's edge pixels blend with the table, so the white outline is small
 
 
@@ -105,32 +106,35 @@ def _fit_sides(contour: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
     return np.array(out, np.float32)
 
 
-def _card_shaped(quad: np.ndarray) -> bool:
+def _card_shaped(quad: np.ndarray, card_px: tuple[float, float] | None = None) -> bool:
+    """A card's proportions, and its size (short, long side in pixels) when that is known."""
     sides = [float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4)]
     short, long_ = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
-    return long_ > 0 and ASPECT_RANGE[0] <= short / long_ <= ASPECT_RANGE[1]
+    if long_ <= 0 or not ASPECT_RANGE[0] <= short / long_ <= ASPECT_RANGE[1]:
+        return False
+    return card_px is None or (abs(short / card_px[0] - 1) < SIZE_TOLERANCE
+                               and abs(long_ / card_px[1] - 1) < SIZE_TOLERANCE)
 
 
-def _quad_of(contour: np.ndarray) -> np.ndarray | None:
-    """A card's four corners from its outline, or None when the outline is not one card."""
-    area = cv2.contourArea(contour)
+def _quad_of(contour: np.ndarray, card_px: tuple[float, float] | None) -> np.ndarray | None:
+    """A card's four corners from its outline, or None when the outline is not one card.
+    The rough corners come from the smallest rectangle around the convex hull (ink touching
+    a card's edge bites into its outline, but not into its hull); the sides are then fitted."""
     hull = cv2.convexHull(contour)
-    approx = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True)
-    if len(approx) != 4:
-        rect = cv2.minAreaRect(contour)
-        approx = cv2.boxPoints(rect)
-    quad = order_corners(approx)
-    if area < 0.85 * cv2.contourArea(quad) or not _card_shaped(quad):
+    area = cv2.contourArea(hull)
+    quad = order_corners(cv2.boxPoints(cv2.minAreaRect(hull)))
+    if area < 0.9 * cv2.contourArea(quad) or not _card_shaped(quad, card_px):
         return None
     fitted = _fit_sides(contour, quad)
-    if fitted is not None and _card_shaped(order_corners(fitted)):
+    if fitted is not None and _card_shaped(order_corners(fitted), card_px):
         moved = np.abs(order_corners(fitted) - quad).max()
         if moved < 0.08 * np.linalg.norm(quad[1] - quad[0]):
             return order_corners(fitted)
     return quad
 
 
-def _split(blob: np.ndarray, card_area: float) -> list[np.ndarray]:
+def _split(blob: np.ndarray, card_area: float,
+           card_px: tuple[float, float] | None) -> list[np.ndarray]:
     """Cards touching or overlapping a little: erode the blob until it comes apart into
     card-sized pieces, then grow each piece's rectangle back by what was eroded."""
     for k in (5, 9, 13, 19, 25):
@@ -145,7 +149,7 @@ def _split(blob: np.ndarray, card_area: float) -> list[np.ndarray]:
                     np.column_stack([xs, ys]).astype(np.float32))
                 box = cv2.boxPoints(((cx, cy), (w + k - 1, h + k - 1), angle))
                 quad = order_corners(box)
-                if _card_shaped(quad):
+                if _card_shaped(quad, card_px):
                     quads.append(quad)
             return quads
     return []
@@ -156,9 +160,11 @@ def card_outlines(frame: np.ndarray, min_area_share: float = 0.002) -> list[np.n
     return outlines_in_mask(card_mask(shrink(frame)), work_scale(frame), min_area_share)
 
 
-def outlines_in_mask(mask: np.ndarray, scale: float,
-                     min_area_share: float = 0.002) -> list[np.ndarray]:
-    """Card corners (frame pixels) from a `card_mask` of the frame shrunk by `scale`."""
+def outlines_in_mask(mask: np.ndarray, scale: float, min_area_share: float = 0.002,
+                     card_px: tuple[float, float] | None = None) -> list[np.ndarray]:
+    """Card corners (frame pixels) from a `card_mask` of the frame shrunk by `scale`;
+    `card_px` is a card's size in frame pixels (short, long side) when it is known."""
+    known = (card_px[0] * scale, card_px[1] * scale) if card_px else None
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     min_area = min_area_share * mask.shape[0] * mask.shape[1]
     quads: list[np.ndarray] = []
@@ -167,7 +173,7 @@ def outlines_in_mask(mask: np.ndarray, scale: float,
         area = cv2.contourArea(contour)
         if area < min_area:
             continue
-        quad = _quad_of(contour)
+        quad = _quad_of(contour, known)
         if quad is not None:
             quads.append(quad)
         else:
@@ -180,7 +186,8 @@ def outlines_in_mask(mask: np.ndarray, scale: float,
         x, y, w, h = cv2.boundingRect(contour)
         blob = np.zeros((h + 2, w + 2), np.uint8)
         cv2.drawContours(blob, [contour], -1, 255, -1, offset=(1 - x, 1 - y))
-        quads += [q + np.array([x - 1, y - 1], np.float32) for q in _split(blob, card_area)]
+        quads += [q + np.array([x - 1, y - 1], np.float32)
+                  for q in _split(blob, card_area, known)]
     return [grow(((q + 0.5) / scale - 0.5).astype(np.float32), EDGE_GROW) for q in quads]
 
 

@@ -20,7 +20,7 @@ from .profile import DeckProfile, builtin_profile
 
 ABSTAIN = 0.5          # confidence below which a reading names no card
 SHORTLIST = 4          # cards the fast matcher passes on to template matching
-LEAD_MID, LEAD_SCALE = 0.06, 0.015   # correlation lead over the runner-up: 0.06 is a coin toss
+LEAD_MID, LEAD_SCALE = 0.035, 0.01   # correlation lead over the runner-up: 0.035 is a coin toss
 FIT_MID, FIT_SCALE = 0.55, 0.05      # best correlation: below 0.55 it is no face we know
 
 

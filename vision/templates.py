@@ -14,11 +14,12 @@ import numpy as np
 MARGIN = 4                          # pixels the stored corner may sit off, each way
 CORE_W, CORE_H = 28, 54             # the part of a stored corner that is compared
 WINDOW_W, WINDOW_H = CORE_W + 2 * MARGIN, CORE_H + 2 * MARGIN
-SMOOTH = 0.7                        # blur both sides alike, so resampling noise matters less
+STORED_BLUR = 0.7   # blur both alike, so resampling noise matters less
+SEEN_BLUR = 0.7
 
 
-def _smooth(patch: np.ndarray) -> np.ndarray:
-    return cv2.GaussianBlur(patch, (0, 0), SMOOTH)
+def _smooth(patch: np.ndarray, sigma: float) -> np.ndarray:
+    return cv2.GaussianBlur(patch, (0, 0), sigma)
 
 
 @dataclass(frozen=True)
@@ -31,17 +32,21 @@ class Templates:
     def build(cls, patches: np.ndarray, cards: np.ndarray) -> Templates:
         by_card: dict[int, list[np.ndarray]] = {}
         for patch, card in zip(patches, cards, strict=True):
-            core = _smooth(patch)[MARGIN:MARGIN + CORE_H, MARGIN:MARGIN + CORE_W]
+            core = _smooth(patch, STORED_BLUR)[MARGIN:MARGIN + CORE_H, MARGIN:MARGIN + CORE_W]
             by_card.setdefault(int(card), []).append(np.ascontiguousarray(core))
         return cls(by_card)
 
     def scores(self, windows: np.ndarray, cards: Sequence[int]) -> dict[int, float]:
         """Each card's best correlation with the windows (STORE size), averaged over them."""
-        smoothed = [np.ascontiguousarray(_smooth(w)[:WINDOW_H, :WINDOW_W]) for w in windows]
+        smoothed = [np.ascontiguousarray(_smooth(w, SEEN_BLUR)[:WINDOW_H, :WINDOW_W])
+                    for w in windows]
         out: dict[int, float] = {}
         for card in cards:
-            best = [max(float(cv2.matchTemplate(w, t, cv2.TM_CCOEFF_NORMED).max())
-                        for t in self.by_card.get(card, ())) if card in self.by_card else -1.0
-                    for w in smoothed]
-            out[card] = float(np.mean(best))
+            stored = self.by_card.get(card)
+            if not stored:
+                out[card] = -1.0
+                continue
+            out[card] = float(np.mean([
+                max(float(cv2.matchTemplate(w, t, cv2.TM_CCOEFF_NORMED).max()) for t in stored)
+                for w in smoothed]))
         return out

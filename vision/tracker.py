@@ -101,6 +101,7 @@ class Tracker:
                            [zone.x0, zone.y1]], np.float32)
             pts = (cal.frame_points(mm) + 0.5) * self._scale - 0.5
             cv2.fillConvexPoly(self._play_mask, pts.astype(np.int32), 255)
+        self._card_px = (cal.layout.card[0] * cal.px_per_mm, cal.layout.card[1] * cal.px_per_mm)
         grow = max(3, int(12 * cal.px_per_mm * self._scale))
         self._grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow | 1, grow | 1))
 
@@ -121,7 +122,7 @@ class Tracker:
         cards = card_mask(small, hsv)
         hands = hand_mask(hsv, cards, self._region, self._min_hand_px)
         hands = cv2.dilate(hands, self._grow) if hands.any() else hands
-        self._follow(outlines_in_mask(cards, self._scale), hands)
+        self._follow(outlines_in_mask(cards, self._scale, card_px=self._card_px), hands)
         out += self._read_still_cards(frame, now)
         out += self._settled_groups(hands, now)
         out += self._gathered(hands, now)

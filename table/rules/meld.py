@@ -158,9 +158,8 @@ class _Table:
                  m.roundhouse_with_run, MeldClass.ROUNDHOUSE)
             if m.roundhouse is not None and trump is not None else None)
 
-
     def trump_suit(self, a: int, t: int, k: int, q: int, j: int) -> tuple[int, int, int, int]:
-        """`_best_trump_suit`, remembered: few hands hold more than one or two of a face."""
+        """`_best_trump_suit`, remembered: with up to four copies a face, at most 5**5 keys."""
         key = (a, t, k, q, j)
         found = self.trump_memo.get(key)
         if found is None:

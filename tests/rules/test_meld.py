@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from dataclasses import replace
 
@@ -457,10 +458,10 @@ def test_double_deck_hands_match_the_exhaustive_maximum(hand: list[Card], trump:
 
 
 @settings(max_examples=50, deadline=None)
-@given(deck=st.permutations(pinochle_deck(4, nines=False)), trump=st.sampled_from(list(Suit)))
+@given(rng=st.randoms(use_true_random=False), trump=st.sampled_from(list(Suit)))
 def test_dealt_double_deck_hands_match_the_exhaustive_maximum(
-    deck: list[Card], trump: Suit,
+    rng: random.Random, trump: Suit,
 ) -> None:
-    """Twenty cards dealt from the 80-card deck, against the brute force."""
-    hand = deck[:20]
+    """Twenty cards dealt from the shuffled 80-card deck, against the brute force."""
+    hand = rng.sample(pinochle_deck(4, nines=False), 20)
     assert best_meld(hand, trump, DOUBLE_DECK).total == reference_best(hand, trump, DOUBLE_DECK)
