@@ -19,6 +19,7 @@ if on_pi; then
 else
     # card faces for the simulated camera, their SVG renderer, and the browser for page tests
     apt_want+=(kdegames-card-data-kf5 librsvg2-bin chromium fonts-dejavu-core)
+    apt_want+=(shellcheck)  # tests/deploy lints the deploy scripts with it
 fi
 missing=()
 for p in "${apt_want[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done

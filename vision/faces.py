@@ -122,10 +122,12 @@ def _deck_zoom(svg: Path) -> float:
     return 1.5 * FACE_HEIGHT / probe.shape[0]
 
 
-def load_deck(deck: str, cache_dir: Path | None = None) -> dict[Card, np.ndarray]:
+def load_deck(deck: str, cache_dir: Path | None = None,
+              checked: bool = True) -> dict[Card, np.ndarray]:
     """All 24 faces of a kdegames deck (BGRA, canonical size), rendering missing ones into the
-    cache. Raises `DeckUnusable` naming the first face that fails its check."""
-    cache = (cache_dir or default_cache_dir()) / deck
+    cache. Raises `DeckUnusable` naming the first face that fails its check (`checked=False`
+    skips the check, for decks that are only ever enrolled)."""
+    cache = (cache_dir or default_cache_dir()) / (deck if checked else f"{deck}-unchecked")
     faces: dict[Card, np.ndarray] = {}
     missing = [c for c in ALL_CARDS if not (cache / f"{c}.png").exists()]  # rendered once
     if (cache / "UNUSABLE").exists():
@@ -143,7 +145,7 @@ def load_deck(deck: str, cache_dir: Path | None = None) -> dict[Card, np.ndarray
             else:
                 assert svg is not None
                 face = render_face(svg, card, zoom)
-            problem = face_problem(face, card)
+            problem = face_problem(face, card) if checked else None
             if problem:
                 raise DeckUnusable(f"{deck} {card}: {problem}")
             faces[card] = face

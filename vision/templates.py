@@ -10,7 +10,6 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-
 MARGIN = 4                          # pixels the stored corner may sit off, each way
 CORE_W, CORE_H = 28, 54             # the part of a stored corner that is compared
 WINDOW_W, WINDOW_H = CORE_W + 2 * MARGIN, CORE_H + 2 * MARGIN

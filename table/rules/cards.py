@@ -55,6 +55,8 @@ class Suit(enum.Enum):
     def __repr__(self) -> str:
         return f"Suit.parse({self.value!r})"
 
+    __hash__ = object.__hash__  # suits are singletons; Enum's own hash runs Python code
+
 
 class Rank(enum.IntEnum):
     """Ranks in trick-taking order, low to high: 9 J Q K 10 A."""
@@ -167,8 +169,7 @@ class Card:
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
 
-    def __hash__(self) -> int:
-        return self.index
+    __hash__ = object.__hash__  # cards are interned: identity is equality, and C-fast
 
     def __lt__(self, other: Card) -> bool:
         """Sort order of a hand: by suit (S H C D), then high to low within a suit."""
@@ -200,5 +201,5 @@ def format_cards(cards: Iterable[Card]) -> str:
 def pinochle_deck(copies: int = 2, nines: bool = True) -> list[Card]:
     """The 48-card deck (two copies of 9..A in four suits), or the 80-card double deck
     (`copies=4, nines=False`), in a fixed order: shuffle with a `random.Random`."""
-    ranks = [r for r in Rank if nines or r is not Rank.NINE]
-    return [Card(s, r) for _ in range(copies) for s in _SUIT_ORDER for r in ranks]
+    one = [c for c in ALL_CARDS if nines or c.rank is not Rank.NINE]
+    return one * copies

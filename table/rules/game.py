@@ -698,38 +698,36 @@ class Game(_State):
         elif g.phase is not Phase.PLAY:
             raise g._refuse(f"no card can be played now ({g.phase.value}): "
                             + _phase_hint(g))
-        if g.trick_full:
-            g = g._gather()
+        trick = () if g.trick_full else g.trick  # leading again gathers a finished trick
         g._expect_turn(e.seat, "play")
         if len(g.tricks) == g.rules.hand_size:
             raise g._refuse("every trick of the hand has been played")
         card = e.card
-        trick_cards = [c for _, c in g.trick]
-        first_lead = not g.tricks and not g.trick
-        hand = g.hand_of(e.seat)
+        trick_cards = tuple(c for _, c in trick)
+        first_lead = not g.tricks and not trick
         hands = g.hands
-        if hand is not None and hands is not None:
+        if hands is not None:
+            hand = hands[e.seat]
             err = play_error(card, hand, trick_cards, g.trump, g.rules, first_lead)
             if err is not None:
                 if err.rule == "not in hand":
                     raise g._refuse(f"{g.name(e.seat)} does not hold the {card.name}")
                 raise g._refuse(f"{g.name(e.seat)} {err.text}")
-            rest = _remove(hand, (card,))
-            assert rest is not None
-            hands = hands[:e.seat] + (rest,) + hands[e.seat + 1:]
+            rest = list(hand)
+            rest.remove(card)
+            hands = hands[:e.seat] + (tuple(rest),) + hands[e.seat + 1:]
         else:
             g._check_seen(e.seat, (card,), "play")
-        play = Play(e.seat, card, len(g.tricks) + 1, tuple(trick_cards), first_lead)
-        g = g._evolve(
-            hands=hands, plays=g.plays + (play,), trick=g.trick + ((e.seat, card),),
-            trick_leader=e.seat if not g.trick else g.trick_leader,
-        )
+        plays = g.plays + (Play(e.seat, card, len(g.tricks) + 1, trick_cards, first_lead),)
+        trick = trick + ((e.seat, card),)
+        reneges = g.reneges
         if hands is None:
-            found = prove_reneges(g.plays, g.meld_cards, g.trump, g.rules, g.reneges, g.names)
-            if found:
-                g = g._evolve(reneges=g.reneges + found)
-        if len(g.trick) < len(g.active):
-            return g._evolve(turn=g._next_active(e.seat))
+            reneges += prove_reneges(plays, g.meld_cards, g.trump, g.rules, reneges, g.names)
+        g = g._evolve(hands=hands, plays=plays, trick=trick, trick_full=False,
+                      trick_leader=trick[0][0], reneges=reneges,
+                      turn=g._next_active(e.seat))
+        if len(trick) < len(g.active):
+            return g
         return g._complete_trick()
 
     def _begin_play(self, seat: int) -> Game:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import shutil
 import subprocess
@@ -11,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.config import PICO_USB_ID, LAYOUT_FILES, default_wiring
+from firmware_bridge.config import LAYOUT_FILES, PICO_USB_ID, default_wiring
 from table.cli import build_parser
 from table.journal import default_path
 
@@ -50,7 +49,8 @@ def test_the_unit_has_what_the_table_needs() -> None:
     assert unit()["Install"]["WantedBy"] == ["multi-user.target"]
 
 
-def test_the_journal_and_lgpio_live_in_the_state_directory() -> None:
+def test_the_journal_and_lgpio_live_in_the_state_directory(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     service = unit()["Service"]
     state = Path("/var/lib") / service["StateDirectory"][0]
     # lgpio makes its notification pipes in the working directory: it must be writable
@@ -58,16 +58,8 @@ def test_the_journal_and_lgpio_live_in_the_state_directory() -> None:
     assert Path(environment()["LG_WD"]) == state
     journal = Path(environment()["PINOCHLE_DB"])
     assert journal.parent == state
-    # the name the journal really reads
-    old = os.environ.get("PINOCHLE_DB")
-    os.environ["PINOCHLE_DB"] = str(journal)
-    try:
-        assert default_path() == journal
-    finally:
-        if old is None:
-            del os.environ["PINOCHLE_DB"]
-        else:
-            os.environ["PINOCHLE_DB"] = old
+    monkeypatch.setenv("PINOCHLE_DB", str(journal))  # the variable the journal really reads
+    assert default_path() == journal
 
 
 def test_the_command_the_unit_runs_exists() -> None:

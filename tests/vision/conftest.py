@@ -1,0 +1,51 @@
+"""Shared fixtures for the vision tests: the stored frames and crops under data/."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+from table.rules import Card
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def read_image(path: Path) -> np.ndarray:
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    assert image is not None, f"cannot read {path}"
+    return np.asarray(image)
+
+
+@pytest.fixture(scope="session")
+def game_frames() -> list[np.ndarray]:
+    return [read_image(p) for p in sorted((DATA / "game").glob("*.jpg"))]
+
+
+@pytest.fixture(scope="session")
+def game_script() -> dict[str, Any]:
+    return dict(json.loads((DATA / "game" / "script.json").read_text()))
+
+
+def _crops(deck: str, shot: int) -> dict[Card, np.ndarray]:
+    out = {}
+    for path in sorted((DATA / "crops" / deck).glob(f"*_{shot}.jpg")):
+        out[Card.parse(path.stem.split("_")[0])] = read_image(path)
+    assert out, f"no stored crops of {deck}: run tests/vision/make_data.py"
+    return out
+
+
+@pytest.fixture(scope="session")
+def standard_crops() -> dict[Card, np.ndarray]:
+    """Straightened cards of kdegames' standard deck (first shot), as find_cards cuts them."""
+    return _crops("svg-standard", 0)
+
+
+@pytest.fixture(scope="session")
+def enroll_shots() -> tuple[dict[Card, np.ndarray], dict[Card, np.ndarray]]:
+    """Two shots of every face of the deck used for the enrollment round trip."""
+    return _crops("svg-ancient-egyptians", 0), _crops("svg-ancient-egyptians", 1)

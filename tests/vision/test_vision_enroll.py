@@ -1,0 +1,61 @@
+"""Enrolling a deck: profile from one shot of each face, saved, loaded, and reading another."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from table.rules import Card
+from vision import identify
+from vision.enroll import EnrollError, enroll
+from vision.profile import DeckProfile, ProfileError
+
+Shots = tuple[dict[Card, np.ndarray], dict[Card, np.ndarray]]
+
+
+def test_enrolled_profile_round_trips_and_reads_the_deck(enroll_shots: Shots,
+                                                         tmp_path: Path) -> None:
+    first, second = enroll_shots
+    profile = DeckProfile.from_cards("egyptian", {c: [img] for c, img in first.items()})
+    assert profile.missing() == []
+    path = tmp_path / "deck.png"
+    profile.save(path)
+    loaded = DeckProfile.load(path)
+    assert loaded.name == "egyptian"
+    assert np.array_equal(loaded.patches, profile.patches)
+    assert loaded.known_cards == profile.known_cards
+    readings = {card: identify(img, loaded) for card, img in second.items()}
+    assert {str(c): str(r.card) for c, r in readings.items() if r.card not in (None, c)} == {}
+    assert sum(r.card == c for c, r in readings.items()) >= 22
+
+
+def _frame_with(card_image: np.ndarray | None) -> np.ndarray:
+    frame = np.zeros((600, 800, 3), np.uint8)
+    frame[:] = (50, 92, 32)
+    if card_image is not None:
+        h, w = card_image.shape[:2]
+        frame[200:200 + h, 300:300 + w] = card_image
+    return frame
+
+
+def test_enroll_asks_for_each_card_and_waits_for_it(enroll_shots: Shots) -> None:
+    first, _ = enroll_shots
+    cards = list(first)[:3]
+    frames = []
+    for card in cards:
+        frames += [_frame_with(first[card])] * 3 + [_frame_with(None)] * 2
+    asked: list[Card] = []
+    profile = enroll(iter(frames), "three", asked.append, cards)
+    assert asked == cards
+    assert profile.known_cards == sorted(cards, key=lambda c: c.index)
+    with pytest.raises(EnrollError, match="stopped"):
+        enroll(iter(frames[:4]), "short", cards=cards)
+
+
+def test_a_file_that_is_not_a_profile_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "not-a-deck.png"
+    path.write_bytes(b"hello")
+    with pytest.raises(ProfileError, match="not a deck profile"):
+        DeckProfile.load(path)
