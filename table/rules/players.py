@@ -211,19 +211,28 @@ class SimTable:
             self._pending = tuple(best[:r.pass_cards])
             return CardsPassed(seat=partner, to_seat=d,
                                cards=self._pending if self.known else None, source=self.source)
-        spare = self._spare(d, trump)[:r.pass_cards]
-        if len(spare) < r.pass_cards:
-            spare = sorted(self.hands[d], key=lambda c: c.rank)[:r.pass_cards]
-        self._pending = tuple(spare)
+        self._pending = self._pass_back(d, trump)
         return CardsPassed(seat=d, to_seat=partner, cards=self._pending if self.known else None,
                            source=self.source)
+
+    def _pass_back(self, d: int, trump: Suit) -> tuple[Card, ...]:
+        """002: what the declarer passes back - never the meld lying on the table, so when the
+        meld would leave too few cards the weakest cards go back and the meld is smaller."""
+        n = self.rules.pass_cards
+        spare = self._spare(d, trump)
+        if len(spare) < n:
+            spare = sorted(self.hands[d], key=lambda c: (c.suit is trump, c.rank))
+        return tuple(spare[:n])
 
     def _meld_or_lead(self, g: Game, d: int) -> Event:
         r = self.rules
         assert g.trump is not None
         src = self.source
-        if r.bury and not g.bury_done and r.meld_before_bury and g.melds[d] is not None:
-            return self._bury(g, d)
+        if r.bury and not g.bury_done and r.meld_before_bury:
+            # 003: meld first and bury from the rest - unless the meld leaves too few cards
+            left = len(self.hands[d]) - len(best_meld(self.hands[d], g.trump, r).cards)
+            if g.melds[d] is not None or left < r.bury:
+                return self._bury(g, d)
         order = [d] + [s for s in g.active if s != d]
         for s in order:
             if g.melds[s] is not None:
@@ -232,7 +241,11 @@ class SimTable:
                 continue
             if r.pass_cards and s != d and len(g.passes) < 2:
                 continue
-            meld = best_meld(self.hands[s], g.trump, r)
+            hand = list(self.hands[s])
+            if s == d and r.pass_cards and len(g.passes) < 2:
+                for c in self._pass_back(d, g.trump):
+                    hand.remove(c)
+            meld = best_meld(hand, g.trump, r)
             if meld.total > 0:
                 return MeldShown(seat=s, cards=meld.cards, source=src)
         if r.pass_cards and len(g.passes) < 2:

@@ -241,3 +241,29 @@ def test_an_injected_renege_is_refused_when_known_and_proven_when_hidden(name: s
         if found >= 3:
             return
     assert found, "no renege could be injected"
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_no_legal_line_is_ever_refused(name: str) -> None:
+    """Many seeded deals per preset, played by the simulated players: every event they make is
+    legal, every played-out hand adds up to the preset's trick total, and the score changes
+    are exactly the hand results."""
+    rules = preset(name)
+    for seed in range(100, 100 + GAMES * 4):
+        g = new_game(rules)
+        sim = SimTable(rules, random.Random(seed))
+        while g.phase.value != "game-over" and g.hand_number < 4:
+            e = sim.next_event(g)
+            try:
+                after = g.apply(e)
+            except IllegalAction as exc:
+                raise AssertionError(f"seed {seed}: {exc}") from None
+            sim.observe(e, g)
+            if after.result is not None and g.result is None:
+                res = after.result
+                before = g.start.scores if g.start is not None else g.scores
+                assert tuple(a - b for a, b in zip(after.scores, before, strict=True)) == \
+                    res.score_change
+                if len(after.tricks) == rules.hand_size and not after.conceded:
+                    assert sum(res.tricks) == rules.trick_total
+            g = after
