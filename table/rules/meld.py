@@ -14,6 +14,7 @@ aces around plus aces around (1000 + 100) and sixteen are two doubles (2000).
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -84,6 +85,11 @@ _NO_MELD = MeldResult(0, ())
 # ranks 9 J Q K 10 A) and unpacks it in that order (tests/rules/test_cards.py pins the order).
 _AROUND_RANKS = (Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK)
 _RANK_PLURAL = {Rank.ACE: "aces", Rank.KING: "kings", Rank.QUEEN: "queens", Rank.JACK: "jacks"}
+
+
+@functools.lru_cache(maxsize=32)
+def _plain(meld: MeldValues) -> MeldValues:
+    return meld.without_double_bonuses()
 
 
 def _doubled(count: int, single: int, double: int | None) -> int:
@@ -217,7 +223,7 @@ def best_meld(cards: Iterable[Card], trump: Suit | None, rules: Rules) -> MeldRe
     `cards` is a multiset (a list with repeated faces); buried cards are simply not passed.
     With `trump` None (not named yet) every marriage is a plain one and there is no run or dix.
     """
-    mv = rules.meld
+    mv = rules.meld if rules.double_bonuses else _plain(rules.meld)
     n = [0] * 24
     for card in cards:
         n[card.index] += 1

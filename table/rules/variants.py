@@ -240,6 +240,7 @@ class Rules:
     # kitty, trump, meld
     who_melds: WhoMelds = WhoMelds.ALL
     meld: MeldValues = FULL_MELD
+    double_bonuses: bool = True         # 000 variation: False scores every double as two singles
     meld_before_bury: bool = False      # 003: the declarer may meld first and bury from the rest
     meld_saving: MeldSaving = MeldSaving.COUNTER
 

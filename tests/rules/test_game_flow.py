@@ -17,6 +17,7 @@ from table.rules import (
     Card,
     CardPlayed,
     Conceded,
+    Game,
     HandDealt,
     KittyShown,
     MeldShown,
@@ -386,3 +387,32 @@ def test_the_page_copy_of_a_position_hides_the_deal_and_face_down_cards() -> Non
             assert hidden_game.view()["position"] == public
             return
     raise AssertionError("no bury in the hand")
+
+
+def test_option_no_double_meld_bonuses() -> None:
+    """000 variation: 'Some play with no special score for some or all of the double melds,
+    so that for example a double rope may be worth only 300.'"""
+    double_run = parse_cards("AS AS 10S 10S KS KS QS QS JS JS")
+    from table.rules import best_meld, with_options
+    assert best_meld(double_run, Suit.SPADES, preset("bison")).total == 1500
+    plain = with_options(preset("bison"), {"double_bonuses": "no"})
+    assert best_meld(double_run, Suit.SPADES, plain).total == 300
+
+
+def test_every_kind_of_option_round_trips_through_text_and_the_notation() -> None:
+    from table.rules import OptionError, options_of, with_options
+    text = {"nine_throw_ins": "5-nines-no-meld+7-nines", "stakes": "250:1:2+350:2:4",
+            "points": "classical", "meld.roundhouse": "240", "meld.roundhouse_with_run": "390",
+            "beat": "trump-led", "min_bid": "300", "spades_double": "no",
+            "checks.game": "10", "forbidden_endings": "40+90", "negative_limit": "-1000"}
+    rules = with_options(preset("bison"), text)
+    assert options_of(rules) == text
+    g = new_game(rules, ["Ann Marie", "Bo,b", "Cy"])
+    assert Game.parse(g.position()).rules == rules
+    assert Game.parse(g.position()).names == ("Ann Marie", "Bo,b", "Cy")
+    with pytest.raises(OptionError, match="unknown option 'min_bids'; known: players"):
+        with_options(preset("bison"), {"min_bids": "300"})
+    with pytest.raises(OptionError, match="bad value 'lots' for min_bid"):
+        with_options(preset("bison"), {"min_bid": "lots"})
+    with pytest.raises(OptionError, match="one of always, trump-led"):
+        with_options(preset("bison"), {"beat": "sometimes"})
