@@ -7,14 +7,18 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from .faces import FACE_HEIGHT, FACE_WIDTH, DeckUnusable, deck_names, flatten, load_deck
+import numpy as np
+
+from table.rules import Card
+
+from .faces import FACE_HEIGHT, FACE_WIDTH, flatten, load_deck, usable_decks
 from .profile import ATLAS, DeckProfile
 
 
 def profile_from_decks(decks: Iterable[str], cache_dir: Path | None = None,
                        name: str = "built-in") -> DeckProfile:
     """One profile holding every face of the given kdegames decks."""
-    images: dict = {}
+    images: dict[Card, list[np.ndarray]] = {}
     for deck in decks:
         for card, face in load_deck(deck, cache_dir).items():
             images.setdefault(card, []).append(flatten(face))
@@ -24,18 +28,15 @@ def profile_from_decks(decks: Iterable[str], cache_dir: Path | None = None,
 
 def readable_decks(cache_dir: Path | None = None) -> list[str]:
     """The installed kdegames decks whose faces pass every check."""
-    out = []
-    for deck in deck_names():
-        try:
-            load_deck(deck, cache_dir)
-            out.append(deck)
-        except DeckUnusable:
-            continue
-    return out
+    return [deck for deck, why in usable_decks(cache_dir=cache_dir).items() if why is None]
 
 
 def main() -> int:
-    decks = readable_decks()
+    reasons = usable_decks()
+    for deck, why in reasons.items():
+        if why is not None:
+            print(f"left out {deck}: {why}")
+    decks = [deck for deck, why in reasons.items() if why is None]
     if not decks:
         print("no usable kdegames decks: install kdegames-card-data-kf5", file=sys.stderr)
         return 1

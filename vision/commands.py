@@ -114,6 +114,9 @@ def _calibrate(args: argparse.Namespace) -> int:
 def _enroll(args: argparse.Namespace) -> int:
     from .enroll import EnrollError, enroll
 
+    if args.camera.startswith("sim"):
+        raise CommandError("nobody lays cards in front of the simulated camera: use pi, usb:N, "
+                           "or recorded pictures (folder:PATH, file:PATH)")
     source = _open(args.camera, 3)
     out = Path(args.out) if args.out else config_dir() / "deck.png"
 

@@ -65,51 +65,58 @@ _KERNEL3 = np.ones((3, 3), np.uint8)
 _KERNEL5 = np.ones((5, 5), np.uint8)
 
 
+_NEXT = np.array([1, 2, 3, 0])
+_PREV = np.array([3, 0, 1, 2])
+
+
+def _sides(quad: np.ndarray) -> np.ndarray:
+    d = quad[_NEXT] - quad
+    return np.hypot(d[:, 0], d[:, 1])
+
+
 def order_corners(quad: np.ndarray) -> np.ndarray:
     """Clockwise (in image coordinates), starting so that the first side is a short one."""
     quad = quad.reshape(4, 2).astype(np.float32)
     centre = quad.mean(axis=0)
-    angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
-    quad = quad[np.argsort(angles)]
-    if np.linalg.norm(quad[1] - quad[0]) > np.linalg.norm(quad[2] - quad[1]):
-        quad = np.roll(quad, -1, axis=0)
-    return quad
+    quad = quad[np.argsort(np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0]))]
+    sides = _sides(quad)
+    return quad[_NEXT] if sides[0] > sides[1] else quad
 
 
 def _fit_sides(contour: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
     """Corners as the crossings of straight lines fitted to the middle of each side."""
-    pts = contour.reshape(-1, 2).astype(np.float32)
+    pts = contour.reshape(-1, 2)[::2].astype(np.float32)
+    sides = _sides(quad)
+    if sides.min() < 8:
+        return None
+    ends = quad[_NEXT]
+    units = (ends - quad) / sides[:, None]
     lines = []
     for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        d = b - a
-        length = float(np.linalg.norm(d))
-        if length < 8:
-            return None
-        u = d / length
-        rel = pts - a
+        u, length = units[i], sides[i]
+        rel = pts - quad[i]
         along = rel @ u
-        off = np.abs(rel @ np.array([-u[1], u[0]], np.float32))
+        off = np.abs(rel[:, 1] * u[0] - rel[:, 0] * u[1])
         near = pts[(along > 0.15 * length) & (along < 0.85 * length) & (off < 3.0)]
         if len(near) < 4:
             return None
-        vx, vy, x0, y0 = cv2.fitLine(near, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-        lines.append((np.array([x0, y0]), np.array([vx, vy])))
+        lines.append(cv2.fitLine(near, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel())
     out = []
     for i in range(4):
-        (p, r), (q, s) = lines[i - 1], lines[i]
-        den = r[0] * s[1] - r[1] * s[0]
+        r0, r1, p0, p1 = lines[i - 1]
+        s0, s1, q0, q1 = lines[i]
+        den = r0 * s1 - r1 * s0
         if abs(den) < 1e-3:
             return None
-        t = ((q[0] - p[0]) * s[1] - (q[1] - p[1]) * s[0]) / den
-        out.append(p + t * r)
+        t = ((q0 - p0) * s1 - (q1 - p1) * s0) / den
+        out.append((p0 + t * r0, p1 + t * r1))
     return np.array(out, np.float32)
 
 
 def _card_shaped(quad: np.ndarray, card_px: tuple[float, float] | None = None) -> bool:
     """A card's proportions, and its size (short, long side in pixels) when that is known."""
-    sides = [float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4)]
-    short, long_ = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    sides = _sides(quad)
+    short, long_ = float(sides[0] + sides[2]) / 2, float(sides[1] + sides[3]) / 2
     if long_ <= 0 or not ASPECT_RANGE[0] <= short / long_ <= ASPECT_RANGE[1]:
         return False
     return card_px is None or (abs(short / card_px[0] - 1) < SIZE_TOLERANCE
@@ -126,10 +133,11 @@ def _quad_of(contour: np.ndarray, card_px: tuple[float, float] | None) -> np.nda
     if area < 0.9 * cv2.contourArea(quad) or not _card_shaped(quad, card_px):
         return None
     fitted = _fit_sides(contour, quad)
-    if fitted is not None and _card_shaped(order_corners(fitted), card_px):
-        moved = np.abs(order_corners(fitted) - quad).max()
-        if moved < 0.08 * np.linalg.norm(quad[1] - quad[0]):
-            return order_corners(fitted)
+    if fitted is not None:
+        fitted = order_corners(fitted)
+        if _card_shaped(fitted, card_px) \
+                and np.abs(fitted - quad).max() < 0.08 * _sides(quad)[0]:
+            return fitted
     return quad
 
 
@@ -169,6 +177,7 @@ def outlines_in_mask(mask: np.ndarray, scale: float, min_area_share: float = 0.0
     min_area = min_area_share * mask.shape[0] * mask.shape[1]
     quads: list[np.ndarray] = []
     left_over = []
+    found = []
     for contour in contours:
         area = cv2.contourArea(contour)
         if area < min_area:
@@ -176,10 +185,17 @@ def outlines_in_mask(mask: np.ndarray, scale: float, min_area_share: float = 0.0
         quad = _quad_of(contour, known)
         if quad is not None:
             quads.append(quad)
+            found.append(contour)
         else:
             left_over.append((area, contour))
-    # A blob bigger than a card may be cards that touch: judge "bigger" by the cards found whole.
-    card_area = float(np.median([cv2.contourArea(q) for q in quads])) if quads else 4 * min_area
+    # A blob bigger than a card may be cards that touch (two side by side even look like one
+    # big card): judge "bigger" by the size of most cards found.
+    areas = [cv2.contourArea(q) for q in quads]
+    card_area = float(np.median(areas)) if quads else 4 * min_area
+    if known is None and len(quads) >= 3:
+        left_over += [(a, c) for a, q, c in zip(areas, quads, found, strict=True)
+                      if a > 1.6 * card_area]
+        quads = [q for a, q in zip(areas, quads, strict=True) if a <= 1.6 * card_area]
     for area, contour in left_over:
         if area < 1.5 * card_area:
             continue
@@ -193,12 +209,11 @@ def outlines_in_mask(mask: np.ndarray, scale: float, min_area_share: float = 0.0
 
 def grow(quad: np.ndarray, pixels: float) -> np.ndarray:
     """The quadrilateral with every side moved `pixels` outwards."""
-    out = quad.copy()
-    for i in range(4):
-        a = quad[i] - quad[i - 1]
-        b = quad[i] - quad[(i + 1) % 4]
-        out[i] = quad[i] + pixels * (a / np.linalg.norm(a) + b / np.linalg.norm(b))
-    return out
+    back = quad - quad[_PREV]
+    ahead = quad - quad[_NEXT]
+    back /= np.hypot(back[:, 0], back[:, 1])[:, None]
+    ahead /= np.hypot(ahead[:, 0], ahead[:, 1])[:, None]
+    return (quad + pixels * (back + ahead)).astype(np.float32)
 
 
 def straighten(frame: np.ndarray, corners: np.ndarray,

@@ -9,6 +9,7 @@ card scores the squared distance to its nearest stored copy.
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -73,11 +74,14 @@ class Matcher:
             except (OSError, ValueError, KeyError):
                 pass  # a damaged cache file is simply rebuilt
         matcher = cls.train(patches, cards)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp.npz")
-        np.savez(tmp, mean=matcher.mean, project=matcher.project, refs=matcher.refs,
-                 starts=matcher.starts, cards=matcher.cards)
-        tmp.replace(path)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
+            np.savez(tmp, mean=matcher.mean, project=matcher.project, refs=matcher.refs,
+                     starts=matcher.starts, cards=matcher.cards)
+            tmp.replace(path)
+        except OSError:
+            pass  # no writable cache: train again next time
         return matcher
 
     def distances(self, windows: np.ndarray) -> np.ndarray:

@@ -19,7 +19,7 @@ import numpy as np
 from table.rules import Card
 
 from .faces import FACE_HEIGHT, FACE_WIDTH, load_deck
-from .mat import MatLayout, draw_mat
+from .mat import MatLayout, Zone, draw_mat
 
 SCENE_PX_PER_MM = 2.0
 SEAT_ANGLE = {3: (0.0, 90.0, 270.0), 4: (0.0, 90.0, 180.0, 270.0)}
@@ -152,10 +152,8 @@ class MatScene:
                                     SKIN[int(self.rng.integers(len(SKIN)))]))
         return item
 
-    def _row_position(self, zone: object, already: list[Laid]) -> tuple[float, float]:
-        from .mat import Zone
-
-        assert isinstance(zone, Zone)
+    def _row_position(self, zone: Zone, already: list[Laid]) -> tuple[float, float]:
+        """The next place in a row of cards along a meld area or the kitty."""
         k = len(already)
         along_x = (zone.x1 - zone.x0) >= (zone.y1 - zone.y0)
         pitch = 74.0
@@ -177,7 +175,7 @@ class MatScene:
                 "East": (w + 150, y)}[name]
 
     def gather(self) -> list[Laid]:
-        """Take the trick off the mat (a hand sweeps over the play spots for a frame)."""
+        """Take the trick off the mat at once; add `hand_over(seat)` for the hand that does it."""
         taken = [c for c in self.laid if c.area == "play"]
         self.laid = [c for c in self.laid if c.area != "play"]
         return taken

@@ -61,7 +61,8 @@ class _Track:
     still: int = 0              # frames in the same place with no hand over it
     missing: int = 0            # frames in a row it was not seen
     card: Card | None = None    # what it was read as, once sure
-    tries: int = 0              # unsure readings so far
+    tries: int = 0              # unsure or disagreeing readings so far
+    last: Card | None = None    # the latest reading
     unsure_sent: bool = False
     seen: bool = True
 
@@ -73,7 +74,7 @@ class Tracker:
     calibration: Calibration
     deck: DeckProfile | None = None
     clock: Callable[[], float] = time.time
-    still_frames: int = 3       # frames a card must lie still before it is read
+    still_frames: int = 3       # frames a card must lie still before it counts
     settle_frames: int = 10     # frames a meld area or the kitty must stay unchanged
     unsure_after: int = 4       # unsure readings before the table is asked
     check_every: int = 5        # frames between checks of the markers
@@ -96,11 +97,14 @@ class Tracker:
         self._region = mat_region(cal, self._scale)
         self._min_hand_px = MIN_HAND_MM2 * (cal.px_per_mm * self._scale) ** 2
         self._play_mask = np.zeros_like(self._region)
-        for zone in cal.layout.zones_for("play"):
+        self._zone_px: dict[str, np.ndarray] = {}   # each zone's corners at work scale
+        for zone in cal.layout.zones:
             mm = np.array([[zone.x0, zone.y0], [zone.x1, zone.y0], [zone.x1, zone.y1],
                            [zone.x0, zone.y1]], np.float32)
             pts = (cal.frame_points(mm) + 0.5) * self._scale - 0.5
-            cv2.fillConvexPoly(self._play_mask, pts.astype(np.int32), 255)
+            self._zone_px[zone.label] = pts
+            if zone.area == "play":
+                cv2.fillConvexPoly(self._play_mask, pts.astype(np.int32), 255)
         self._card_px = (cal.layout.card[0] * cal.px_per_mm, cal.layout.card[1] * cal.px_per_mm)
         grow = max(3, int(12 * cal.px_per_mm * self._scale))
         self._grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow | 1, grow | 1))
@@ -169,7 +173,7 @@ class Tracker:
                 best.still = 0 if covered else (1 if moved else best.still + 1)
                 best.centre, best.corners, best.missing, best.seen = centre, corners, 0, True
                 if moved and best.card is None:
-                    best.tries = 0
+                    best.tries, best.last = 0, None
             else:
                 zone = layout.zone_at(float(centre[0]), float(centre[1]))
                 self.tracks.append(_Track(centre, corners, zone, 0 if covered else 1))
@@ -180,20 +184,24 @@ class Tracker:
                        or t.missing < self.still_frames]
 
     def _read_still_cards(self, frame: np.ndarray, now: float) -> list[Event | Notice]:
+        """Read each card that lies still; it counts once two readings in a row agree (the
+        frames differ in noise, so one unlucky frame cannot name a wrong card)."""
         out: list[Event | Notice] = []
         for track in self.tracks:
             if not track.seen or track.card is not None or track.unsure_sent \
-                    or track.still < self.still_frames or track.zone is None:
+                    or track.still < self.still_frames - 1 or track.zone is None:
                 continue
             reading = identify(straighten(frame, track.corners), self.deck)
             zone = track.zone
-            if reading.card is not None:
+            previous, track.last = track.last, reading.card
+            if reading.card is not None and reading.card == previous:
                 track.card = reading.card
                 if zone.area == "play" and zone.seat is not None:
                     out.append(CardPlayed(seat=zone.seat, card=reading.card, source=SOURCE,
                                           at=now))
                 continue
-            track.tries += 1
+            if reading.card is None or previous is not None:
+                track.tries += 1
             if track.tries >= self.unsure_after:
                 track.unsure_sent = True
                 out.append(_unsure(zone, reading, now))
@@ -209,7 +217,8 @@ class Tracker:
             members = [t for t in self.tracks if t.zone == zone and t.missing < 3]
             key = tuple(sorted(id(t) for t in members))
             previous, frames = self._zone_sets.get(zone.label, ((), 0))
-            frames = frames + 1 if key == previous else 0
+            handled = _overlaps(hands, self._zone_px[zone.label])
+            frames = frames + 1 if key == previous and not handled else 0
             self._zone_sets[zone.label] = (key, frames)
             if not members or frames < self.settle_frames \
                     or any(t.card is None for t in members):

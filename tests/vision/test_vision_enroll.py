@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
-from table.rules import Card
+from table.cli import main
+from table.rules import ALL_CARDS, Card
 from vision import identify
 from vision.enroll import EnrollError, enroll
 from vision.profile import DeckProfile, ProfileError
@@ -59,3 +61,22 @@ def test_a_file_that_is_not_a_profile_is_refused(tmp_path: Path) -> None:
     path.write_bytes(b"hello")
     with pytest.raises(ProfileError, match="not a deck profile"):
         DeckProfile.load(path)
+
+
+def test_enroll_command_saves_a_profile_of_all_24_faces(enroll_shots: Shots, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]
+                                                        ) -> None:
+    first, _ = enroll_shots
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    frames = []
+    for card in ALL_CARDS:
+        frames += [_frame_with(first[card])] * 3 + [_frame_with(None)] * 2
+    for i, frame in enumerate(frames):
+        cv2.imwrite(str(shots / f"{i:04d}.png"), frame)
+    out = tmp_path / "deck.png"
+    assert main(["enroll", "--camera", f"folder:{shots}", "--name", "egyptian",
+                 "--out", str(out)]) == 0
+    assert "Lay the nine of spades" in capsys.readouterr().out
+    assert DeckProfile.load(out).missing() == []
+    assert main(["enroll", "--camera", "sim"]) == 2
