@@ -519,20 +519,10 @@ class Game(_State):
         if g.phase is Phase.MELD and not r.meld_before_bury:
             raise g._refuse("bury before showing meld")
         g = g._take_kitty()
-        hands = g.hands
+        hands = g._lay_aside(e.seat, e.cards, r.bury, "bury", "buried cards cannot be melded: "
+                             "take them out of the meld")
         if e.cards is not None:
-            if len(e.cards) != r.bury:
-                raise g._refuse(f"bury exactly {r.bury} cards, not {len(e.cards)}")
-            if hands is not None:
-                rest = _remove(hands[e.seat], e.cards)
-                if rest is None:
-                    raise g._refuse(f"{g.name(e.seat)} does not hold {_fmt(e.cards)}")
-                if g.melds[e.seat] is not None and _remove(rest, g.meld_cards[e.seat]) is None:
-                    raise g._refuse("buried cards cannot be melded: take them out of the meld")
-                hands = hands[:e.seat] + (rest,) + hands[e.seat + 1:]
             g._check_seen(e.seat, e.cards, "bury")
-        elif hands is not None:
-            raise g._refuse("with the hands known, say which cards are buried")
         g = g._evolve(hands=hands, bury_done=True,
                       buried=tuple(e.cards) if e.cards is not None else None)
         return g._advance()
@@ -568,27 +558,33 @@ class Game(_State):
             a, b = want
             raise self._refuse(f"now {self.name(a or 0)} passes {r.pass_cards} cards to "
                                f"{self.name(b or 0)}")
-        hands = self.hands
-        if e.cards is not None:
-            if len(e.cards) != r.pass_cards:
-                raise self._refuse(f"pass exactly {r.pass_cards} cards")
-            if hands is not None:
-                rest = _remove(hands[e.seat], e.cards)
-                if rest is None:
-                    raise self._refuse(f"{self.name(e.seat)} does not hold {_fmt(e.cards)}")
-                if e.seat == d and self.melds[d] is not None and \
-                        _remove(rest, self.meld_cards[d]) is None:
-                    raise self._refuse("the declarer's meld stays on the table: pass back "
-                                       "other cards")
-                h = list(hands)
-                h[e.seat] = rest
-                h[e.to_seat] = h[e.to_seat] + tuple(e.cards)
-                hands = tuple(h)
-        elif hands is not None:
-            raise self._refuse("with the hands known, say which cards are passed")
+        hands = self._lay_aside(e.seat, e.cards, r.pass_cards, "pass", "the declarer's meld "
+                                "stays on the table: pass back other cards")
+        if hands is not None and e.cards is not None:
+            hands = hands[:e.to_seat] + (hands[e.to_seat] + tuple(e.cards),) + \
+                hands[e.to_seat + 1:]
         g = self._evolve(hands=hands, passes=self.passes + (
             (e.seat, e.to_seat, tuple(e.cards) if e.cards is not None else None),))
         return g._advance()
+
+    def _lay_aside(self, seat: int, cards: tuple[Card, ...] | None, count: int, verb: str,
+                   meld_reason: str) -> tuple[tuple[Card, ...], ...] | None:
+        """The hands once `seat` buries or passes `cards`: exactly `count` of them, held, and
+        none of the meld lying on the table. With hidden hands the cards may be unseen."""
+        if cards is None:
+            if self.hands is not None:
+                raise self._refuse(f"with the hands known, say which cards to {verb}")
+            return None
+        if len(cards) != count:
+            raise self._refuse(f"{verb} exactly {count} cards, not {len(cards)}")
+        if self.hands is None:
+            return None
+        rest = _remove(self.hands[seat], cards)
+        if rest is None:
+            raise self._refuse(f"{self.name(seat)} does not hold {_fmt(cards)}")
+        if self.melds[seat] is not None and _remove(rest, self.meld_cards[seat]) is None:
+            raise self._refuse(meld_reason)
+        return self.hands[:seat] + (rest,) + self.hands[seat + 1:]
 
     def _advance(self) -> Game:
         """Work out the phase after the declarer's choices (trump, bury, passing)."""
