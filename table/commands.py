@@ -31,6 +31,9 @@ from table.session import Session, SessionError, replay_journal
 
 def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     """Add this package's subcommands to the `pinochle-table` parser."""
+    from table.live.commands import register as register_run
+
+    register_run(sub)  # `run`, the whole table, comes first
     new = sub.add_parser(
         "new", help="start a new game",
         description="Start a new game and make it the one the table resumes.",

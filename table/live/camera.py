@@ -1,0 +1,259 @@
+"""The camera at work: frames through the vision tracker into the session.
+
+`CameraFeed.process(image)` takes one frame: the tracker's events go to the session (cards,
+gathered tricks, meld, the kitty), its notices become alerts (an unsure card with its two
+candidates, a moved camera). What the game already holds is not sent again (after a restart the
+cards of the trick in progress are still on the mat). The feed also marks the deal: when the
+game waits for one and the mat has been clear for a moment, the next dealer has dealt.
+
+`run(source)` does it in a thread for a real camera; the simulation calls `process` itself.
+`jpeg()` and `status()` are the page's setup view.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import cv2
+import numpy as np
+
+from table.alerts import Alert
+from table.rules import (
+    CardPlayed,
+    Event,
+    Game,
+    HandDealt,
+    KittyShown,
+    MeldShown,
+    Phase,
+    TrickGathered,
+)
+from table.session import Session
+
+log = logging.getLogger(__name__)
+
+SOURCE = "camera"
+CLEAR_FRAMES = 4        # frames of an empty mat before a waiting deal counts as dealt
+CALIBRATE_EVERY_S = 1.0  # how often an uncalibrated camera looks for the markers again
+VIEW_WIDTH = 960        # the setup picture's width
+
+
+def next_dealer(game: Game) -> int | None:
+    """Who deals next, when the game waits for a deal."""
+    if game.phase is Phase.DEAL:
+        return game.dealer
+    if game.phase is Phase.HAND_OVER and game.result is not None:
+        return game.dealer if game.result.redeal else (game.dealer + 1) % game.rules.table_seats
+    return None
+
+
+class CameraFeed:
+    """Frames in, table events and alerts out, for the session `session()` returns."""
+
+    def __init__(self, session: Callable[[], Session | None], seats: int,
+                 calibration: Any = None, may_deal: Callable[[Game], bool] | None = None,
+                 clock: Callable[[], float] = time.time) -> None:
+        from vision.mat import mat_layout
+
+        self.session = session
+        self.layout = mat_layout(seats)
+        self.may_deal = may_deal or (lambda game: True)
+        self.clock = clock
+        self.tracker: Any = None
+        self.frames = 0
+        self.sent: list[tuple[Event, Any]] = []    # (event, outcome) of what the camera sent
+        self._clear = 0
+        self._dealt_after: int | None = None       # the entry after which a deal was marked
+        self._paused = False
+        self._last_try = 0.0
+        self._frame: np.ndarray | None = None
+        self._hand: int | None = None
+        self._status = "looking for the mat's markers"
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        if calibration is not None:
+            self.use_calibration(calibration)
+
+    # -- one frame -----------------------------------------------------------------------
+
+    def process(self, image: np.ndarray) -> list[Any]:
+        """Take one frame; returns the tracker's events and notices for it."""
+        with self._lock:
+            self._frame = image
+        self.frames += 1
+        if self.tracker is None and not self._calibrate(image):
+            return []
+        out: list[Any] = list(self.tracker.update(image))
+        session = self.session()
+        if session is None:
+            return out
+        for item in out:
+            log.debug("frame %d: %s", self.frames, item)
+            if isinstance(item, Event):
+                self._send(session, item)
+            else:
+                self._notice(session, item)
+        self._watch_pause(session)
+        self._mark_deal(session)
+        self._new_hand(session.game)
+        return out
+
+    def _calibrate(self, image: np.ndarray) -> bool:
+        from vision.calibration import CalibrationError, calibrate
+
+        now = time.monotonic()
+        if self.frames > 1 and now - self._last_try < CALIBRATE_EVERY_S:
+            return False
+        self._last_try = now
+        try:
+            calibration = calibrate(image, self.layout)
+        except CalibrationError as exc:
+            self._status = str(exc)
+            return False
+        self.use_calibration(calibration)
+        return True
+
+    def use_calibration(self, calibration: Any) -> None:
+        """Read frames with this calibration (a fresh tracker)."""
+        from vision.tracker import Tracker
+
+        self.tracker = Tracker(calibration, clock=self.clock)
+        self._status = f"calibrated: {len(calibration.markers)} markers, " \
+                       f"{calibration.px_per_mm:.2f} px/mm"
+
+    def _send(self, session: Session, event: Event) -> None:
+        game = session.game
+        if _already_known(event, game):
+            return
+        if isinstance(event, TrickGathered) and not game.trick_full:
+            return  # the game gathered it already (the next card was laid first)
+        outcome = session.submit(event)
+        self.sent.append((event, outcome))
+        if not outcome.accepted:
+            log.info("the camera's %s was refused: %s", event.describe(), outcome.reason)
+
+    def _notice(self, session: Session, notice: Any) -> None:
+        from vision.tracker import CameraMoved, CardUnsure
+
+        names = session.names
+        if isinstance(notice, CardUnsure):
+            cards = [str(c) for c in notice.candidates]
+            where = "the kitty" if notice.seat is None else \
+                f"{names[notice.seat]}'s {'card' if notice.area == 'play' else 'meld'}"
+            text = f"The camera cannot read {where}: " + \
+                (" or ".join(cards) + "?" if cards else "which card is it?")
+            session.alert(Alert(kind="camera-unsure", text=text, source=SOURCE,
+                                seat=notice.seat,
+                                details={"candidates": cards, "area": notice.area,
+                                         "confidence": notice.confidence}))
+        elif isinstance(notice, CameraMoved):
+            session.alert(Alert(kind="camera-moved", source=SOURCE,
+                                text=f"The camera or the mat moved ({notice.offset_mm:.0f} mm)",
+                                details={"offset_mm": notice.offset_mm}))
+            if notice.recalibrated:
+                self._status = "calibrated again after the camera moved"
+                session.alert(Alert(kind="camera-calibrated", source=SOURCE,
+                                    text="The camera found the mat again and goes on"))
+            else:
+                self._paused = True
+                self._status = "the camera moved: put it back or show it all four markers"
+
+    def _watch_pause(self, session: Session) -> None:
+        if self._paused and not self.tracker.paused:
+            self._paused = False
+            self._status = "the camera sees the mat where it was"
+            session.alert(Alert(kind="camera-ok", source=SOURCE,
+                                text="The camera sees the mat again"))
+
+    def _new_hand(self, game: Game) -> None:
+        """A fresh tracker for each hand (the mat is clear): meld or a kitty like last
+        hand's is then reported again."""
+        if self._hand is not None and game.hand_number != self._hand:
+            self.use_calibration(self.tracker.calibration)
+        self._hand = game.hand_number
+
+    def _mark_deal(self, session: Session) -> None:
+        """The game waits for a deal and the mat is clear: the next dealer has dealt."""
+        seen = any(getattr(t, "missing", 1) == 0 for t in self.tracker.tracks)
+        self._clear = 0 if seen else self._clear + 1
+        game = session.game
+        dealer = next_dealer(game)
+        if dealer is None or game.trick_full or self._clear < CLEAR_FRAMES \
+                or self._dealt_after == session.last_number or not self.may_deal(game):
+            return
+        self._dealt_after = session.last_number
+        outcome = session.submit(HandDealt(dealer=dealer, source=SOURCE))
+        self.sent.append((HandDealt(dealer=dealer), outcome))
+
+    # -- a real camera, in a thread ---------------------------------------------------------
+
+    def run(self, source: Any) -> CameraFeed:
+        """Read `source` (a vision frame source) in a thread until `stop()`."""
+        def loop() -> None:
+            try:
+                while not self._stop.is_set():
+                    frame = source.read()
+                    if frame is None:
+                        self._status = "the camera gave no more frames"
+                        return
+                    try:
+                        self.process(frame.image)
+                    except Exception:
+                        log.exception("a camera frame failed; the next one is tried")
+            finally:
+                source.close()
+        self._thread = threading.Thread(target=loop, name="camera", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(5)
+            self._thread = None
+
+    # -- the page's setup view -----------------------------------------------------------
+
+    def jpeg(self) -> bytes | None:
+        """The latest frame with each card's outline and reading drawn on it."""
+        with self._lock:
+            frame = self._frame
+        if frame is None:
+            return None
+        scale = VIEW_WIDTH / frame.shape[1]
+        view = cv2.resize(frame, (VIEW_WIDTH, int(frame.shape[0] * scale)))
+        for track in list(self.tracker.tracks) if self.tracker is not None else []:
+            if getattr(track, "missing", 0):
+                continue  # picked up a moment ago: the tracker still remembers it
+            corners = (np.asarray(track.corners) * scale).astype(np.int32)
+            card = getattr(track, "card", None)
+            colour = (60, 220, 60) if card is not None else (0, 200, 255)
+            cv2.polylines(view, [corners], True, colour, 2)
+            if card is not None:
+                x, y = corners.min(axis=0)
+                cv2.putText(view, str(card), (int(x), int(y) - 4), cv2.FONT_HERSHEY_SIMPLEX,
+                            0.6, colour, 2)
+        ok, data = cv2.imencode(".jpg", view, [cv2.IMWRITE_JPEG_QUALITY, 80])
+        return bytes(data) if ok else None
+
+    def status(self) -> dict[str, Any]:
+        return {"calibrated": self.tracker is not None, "text": self._status,
+                "frames": self.frames,
+                "paused": bool(self.tracker is not None and self.tracker.paused)}
+
+
+def _already_known(event: Event, game: Game) -> bool:
+    """Whether the game holds this already (the camera saw it again after a restart)."""
+    if isinstance(event, CardPlayed):
+        return (event.seat, event.card) in game.trick
+    if isinstance(event, MeldShown):
+        shown = game.meld_cards[event.seat] if event.seat < len(game.meld_cards) else ()
+        return bool(shown) and sorted(shown) == sorted(event.cards)
+    if isinstance(event, KittyShown):
+        return game.kitty_shown
+    return False

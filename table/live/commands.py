@@ -1,0 +1,100 @@
+"""`pinochle-table run`: the whole table (registered by table/commands.py)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from table.cli import CommandError
+
+
+def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
+    run = sub.add_parser(
+        "run", help="run the whole table: camera, buttons, board, page (or the simulation)",
+        description="Run the table: find the camera, the GPIO buttons and the serial board "
+                    "(what is missing is said, and the page takes its job), resume the last "
+                    "unfinished game or start one, serve the page and print its address and "
+                    "the table PIN. Off a Raspberry Pi (or with --camera sim) simulated players "
+                    "play through the same inputs. Ctrl-C stops it.",
+        epilog="examples: pinochle-table run | pinochle-table run --preset racehorse --speed 2 "
+               "| pinochle-table run --headless --hands 2 --port 0")
+    game = run.add_argument_group("the game")
+    game.add_argument("--db", metavar="PATH", type=Path,
+                      help="the journal (default: $PINOCHLE_DB or "
+                           "~/.local/share/pinochle-table/table.sqlite3)")
+    game.add_argument("--preset", default="bison", metavar="NAME",
+                      help="the rules of a new game (default: bison)")
+    game.add_argument("--option", action="append", default=[], metavar="FIELD=VALUE",
+                      help="change one rule of a new game, e.g. target=500 (repeat for more)")
+    game.add_argument("--seat", action="append", default=[], metavar="NAME",
+                      help="a player's name, clockwise, once per seat (default: Ann, Bob, Cy, "
+                           "Dee)")
+    game.add_argument("--new", action="store_true",
+                      help="start a new game even if the last one is unfinished")
+    page = run.add_argument_group("the page")
+    page.add_argument("--host", default="0.0.0.0", help="default: every interface")
+    page.add_argument("--port", type=int, default=8080, help="default 8080; 0 = any free port")
+    page.add_argument("--pin", help="the table PIN (default: four random digits)")
+    parts = run.add_argument_group("the hardware (default: what is found; off a Pi, simulated)")
+    parts.add_argument("--camera", metavar="pi|usb:N|file:PATH|sim|off")
+    parts.add_argument("--gpio", choices=("real", "mock", "off"))
+    parts.add_argument("--serial", metavar="PATH|sim|off")
+    parts.add_argument("--wiring", type=Path, metavar="FILE",
+                       help="the pins and timing (default: firmware_bridge/layouts)")
+    sim = run.add_argument_group("the simulation")
+    sim.add_argument("--seed", type=int, default=1, help="the simulated players' shuffle")
+    sim.add_argument("--speed", type=float, default=1.0,
+                     help="pace of play: 2 is twice as fast as people (default 1)")
+    sim.add_argument("--hands", type=int, metavar="N",
+                     help="stop after the game's N-th hand (default: play to the end)")
+    sim.add_argument("--headless", action="store_true",
+                     help="no live pacing and quick button presses; exit when done (tests)")
+    sim.add_argument("--no-mistakes", action="store_true",
+                     help="the simulated players make no deliberate mistakes")
+    sim.add_argument("--sim-frame", default="1920x1080", metavar="WxH",
+                     help="the simulated camera's frame size (default 1920x1080)")
+    run.set_defaults(handler=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from .hardware import detect, pi_model
+    from .runner import RunOptions, run
+
+    if args.speed <= 0:
+        raise CommandError("--speed must be more than 0 (1 is the pace of real players)")
+    if args.hands is not None and args.hands < 1:
+        raise CommandError("--hands must be 1 or more")
+    model = pi_model()
+    find = None
+    if model is not None:
+        from firmware_bridge.config import default_wiring, load_wiring
+        from firmware_bridge.serial_board import find_board
+
+        wiring = load_wiring(args.wiring) if args.wiring else default_wiring(4)
+        find = lambda: find_board(wiring.board)  # noqa: E731
+    hardware = detect(args.camera, args.gpio, args.serial, model, find_board=find)
+    options = RunOptions(
+        db=args.db, preset=args.preset, options=_options(args.option), seats=args.seat,
+        new=args.new, host=args.host, port=args.port, pin=args.pin, wiring=args.wiring,
+        seed=args.seed, speed=args.speed, hands=args.hands, headless=args.headless,
+        mistakes=not args.no_mistakes, sim_frame=_size(args.sim_frame))
+    return run(options, hardware)
+
+
+def _options(texts: list[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for text in texts:
+        name, sep, value = text.partition("=")
+        if not sep or not name.strip():
+            raise CommandError(f"an option is written FIELD=VALUE, like target=500, not {text!r}")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def _size(text: str) -> tuple[int, int]:
+    w, sep, h = text.lower().partition("x")
+    if not sep or not w.isdigit() or not h.isdigit() or not 640 <= int(w) <= 4096 \
+            or not 360 <= int(h) <= 4096:
+        raise CommandError(f"--sim-frame is WIDTHxHEIGHT like 1280x720, not {text!r}")
+    return int(w), int(h)

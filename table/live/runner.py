@@ -1,0 +1,405 @@
+"""`pinochle-table run`: the whole table in one process.
+
+Opens the journal, resumes the last unfinished game (or starts one), connects the buttons (GPIO
+pins, the serial board), the camera and the face-down keeper to the session, serves the page,
+prints its address, the table PIN and a QR code, and runs until Ctrl-C or SIGTERM. With the
+simulated camera, simulated players play through all of it (table.live.demo).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import signal
+import socket
+import sys
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from table.cli import CommandError
+from table.journal import Journal, JournalError, default_path
+from table.rules import Game, OptionError, Rules, UnknownPresetError, preset, with_options
+from table.session import Session, SessionError
+
+from .hardware import Hardware
+from .keeper import Keeper
+
+log = logging.getLogger(__name__)
+
+DEFAULT_NAMES = ("Ann", "Bob", "Cy", "Dee")
+QUICK_TIMING = dict(debounce_ms=10, hold_ms=400, raise_window_ms=600)  # headless fingers
+
+
+@dataclass
+class RunOptions:
+    """Everything `pinochle-table run` is told (see table/live/commands.py)."""
+
+    db: Path | None = None
+    preset: str = "bison"
+    options: dict[str, str] = field(default_factory=dict)
+    seats: Sequence[str] = ()
+    new: bool = False
+    host: str = "0.0.0.0"
+    port: int = 8080
+    pin: str | None = None
+    wiring: Path | None = None
+    seed: int = 1
+    speed: float = 1.0
+    hands: int | None = None
+    headless: bool = False
+    mistakes: bool = True
+    sim_frame: tuple[int, int] = (1920, 1080)
+    deck: str = "svg-standard"
+
+
+def choose_rules(options: RunOptions) -> Rules:
+    try:
+        return with_options(preset(options.preset), options.options)
+    except (UnknownPresetError, OptionError) as exc:
+        raise CommandError(str(exc)) from None
+
+
+def open_game(journal: Journal, options: RunOptions) -> tuple[Session, str]:
+    """The last unfinished game, or a new one (always new with `options.new`)."""
+    last = journal.last_game()
+    if last is not None and last.standing.phase != "game-over" and not options.new:
+        session = Session.resume(journal, last.id)
+        return session, f"resumed game {session.game_id} at entry {session.last_number}"
+    rules = choose_rules(options)
+    names = list(options.seats) or list(DEFAULT_NAMES[:rules.table_seats])
+    if len(names) != rules.table_seats:
+        raise CommandError(f"{rules.name} is played by {rules.table_seats} seats: give --seat "
+                           f"{rules.table_seats} times (got {len(names)})")
+    if len(set(names)) != len(names) or not all(n.strip() for n in names):
+        raise CommandError("give each seat a different, non-empty name")
+    session = Session.create(journal, rules, names, 0)
+    return session, f"started game {session.game_id}"
+
+
+class RunningTable:
+    """The table's parts, started together and stopped in the reverse order."""
+
+    def __init__(self, options: RunOptions, hardware: Hardware,
+                 out: TextIO = sys.stdout) -> None:
+        self.options = options
+        self.hardware = hardware
+        self.out = out
+        self.stopping = threading.Event()
+        self.failure: str | None = None
+        self.journal: Journal | None = None
+        self.session: Session | None = None
+        self.controls: Any = None
+        self.keeper: Keeper | None = None
+        self.board: Any = None          # the simulated serial board
+        self.wiring: Any = None         # firmware_bridge.config.Wiring
+        self.factory: Any = None        # the gpiozero pin factory
+        self.feed: Any = None           # table.live.camera.CameraFeed
+        self.scene: Any = None          # vision.simulator.MatScene
+        self.server: Any = None
+        self.app: Any = None
+        self.players: Any = None        # table.live.demo.SimulatedPlayers
+        self.pin = ""
+        self.url = ""
+        self._demo: threading.Thread | None = None
+        self._lock = threading.RLock()
+
+    # -- starting -----------------------------------------------------------------------------
+
+    def start(self) -> RunningTable:
+        try:
+            self._start()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def _start(self) -> None:
+        from web_ui.pin import new_pin
+
+        opts = self.options
+        self.pin = (opts.pin or new_pin()).strip()
+        if not self.pin.isdigit() or not 4 <= len(self.pin) <= 12:
+            raise CommandError("the PIN is 4 to 12 digits, so it can be typed on a phone")
+        try:
+            self.journal = Journal(opts.db or default_path())
+            session, how = open_game(self.journal, opts)
+        except (JournalError, SessionError) as exc:
+            raise CommandError(str(exc)) from None
+        self.session = session.start()
+        self._say(f"{how}: {_standing(session.game)}")
+        self._say(f"position: {session.game.position()}")
+        self._open_camera()
+        self._connect(session)
+        self._serve()
+        for note in self.hardware.notes:
+            self._say(f"note: {note}")
+        self._say(self._parts())
+        self._say(f"the table's page: {self.url}")
+        self._say(f"table PIN: {self.pin}")
+        _print_qr(self.url, self.out)
+        if self.scene is not None:
+            self._start_players()
+
+    def _connect(self, session: Session) -> None:
+        """Buttons and the keeper for `session` (again after a new game from the page)."""
+        from firmware_bridge.config import BoardPlace, Timing, default_wiring, load_wiring
+        from firmware_bridge.controls import open_controls, pin_factory
+
+        hw = self.hardware
+        try:
+            wiring = load_wiring(self.options.wiring) if self.options.wiring else \
+                default_wiring(session.rules.table_seats)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
+        if self.options.headless and hw.gpio == "mock" and self.options.wiring is None:
+            wiring = dataclasses.replace(wiring, timing=Timing(**QUICK_TIMING))
+        if hw.serial == "sim" and self.board is None:
+            from firmware_bridge.simboard import SimulatedBoard
+
+            self.board = SimulatedBoard(seats=4).start()
+        if hw.serial is not None:
+            port = self.board.path if hw.serial == "sim" else hw.serial
+            wiring = dataclasses.replace(wiring, board=BoardPlace(port=port, usb_id=None))
+        if hw.gpio is not None and self.factory is None:
+            self.factory = pin_factory(hw.pin_factory)
+        self.wiring = wiring
+        try:
+            self.controls = open_controls(session, wiring, gpio=hw.gpio is not None,
+                                          board=hw.serial is not None, factory=self.factory)
+        except Exception as exc:  # gpiozero's errors: no pin factory, pins busy, no access
+            if hw.gpio is None:
+                raise
+            self._say(f"note: the GPIO pins cannot be used ({type(exc).__name__}: {exc}); "
+                      "the serial board and the page take their place")
+            self.hardware = dataclasses.replace(hw, gpio=None, pin_factory=None)
+            self.controls = open_controls(session, wiring, gpio=False,
+                                          board=hw.serial is not None)
+        if self.controls.board is not None and not self.controls.board.wait_linked(5):
+            self._say(f"note: the serial board on {wiring.board.port} does not answer yet; "
+                      "it is looked for again in the background")
+        self.keeper = Keeper(session).start()
+
+    def _open_camera(self) -> None:
+        from .camera import CameraFeed
+
+        spec = self.hardware.camera
+        if spec is None:
+            return
+        seats = self.session.rules.table_seats if self.session else 3
+        self.feed = CameraFeed(lambda: self.session, seats, may_deal=self._may_deal)
+        if spec == "sim":
+            from vision.mat import mat_layout
+            from vision.simulator import MatScene
+
+            self.scene = MatScene.create(mat_layout(seats), self.options.deck, self.options.seed,
+                                         size=self.options.sim_frame)
+            return
+        from vision.calibration import Calibration, CalibrationError
+        from vision.commands import default_calibration
+        from vision.sources import SourceError, open_source
+
+        try:
+            source = open_source(spec, seats=seats)
+        except SourceError as exc:
+            self._say(f"note: camera {spec}: {exc}; cards are entered on the page")
+            self.feed = None
+            return
+        path = default_calibration()
+        if path.exists():
+            try:
+                calibration = Calibration.load(path)
+                if calibration.seats == seats:
+                    self.feed.use_calibration(calibration)
+            except CalibrationError as exc:
+                self._say(f"note: {exc}; looking for the mat's markers instead")
+        self.feed.run(source)
+
+    def _may_deal(self, game: Game) -> bool:
+        hands = self.options.hands
+        return hands is None or game.hand_number < hands
+
+    def _serve(self) -> None:
+        from web_ui.app import create_app
+        from web_ui.server import TableServer
+
+        self.app = create_app({"SESSION": self.session, "JOURNAL": self.journal,
+                               "PIN": self.pin, "CAMERA": self.feed,
+                               "START_GAME": self._start_game})
+        try:
+            self.server = TableServer(self.app, self.options.host, self.options.port).start()
+        except OSError as exc:
+            raise CommandError(f"cannot listen on port {self.options.port}: {exc.strerror}; "
+                               "try another --port") from None
+        self.url = _address(self.options.host, self.server.port)
+
+    def _parts(self) -> str:
+        hw = self.hardware
+        camera = {None: "none (the page)", "sim": "simulated mat"}.get(hw.camera, hw.camera)
+        factory = hw.pin_factory or "gpiozero's default"
+        gpio = {None: "off", "mock": "mock pins"}.get(hw.gpio, f"GPIO pins ({factory})")
+        board = "off" if hw.serial is None else \
+            f"simulated on {self.board.path}" if self.board is not None else hw.serial
+        return f"camera: {camera}; buttons: {gpio}; serial board: {board}"
+
+    # -- the simulated players -----------------------------------------------------------------
+
+    def _start_players(self) -> None:
+        from firmware_bridge.presser import PinPresser
+
+        from .demo import Fingers, Pacing, SimulatedPlayers
+        from .phone import Phone
+
+        assert self.session is not None
+        phone = Phone(f"http://127.0.0.1:{self.server.port}", self.pin)
+        presser = PinPresser(self.factory, self.wiring) \
+            if self.hardware.gpio == "mock" and self.controls.gpio is not None else None
+        board = self.board if self.controls.board is not None else None
+        self.players = SimulatedPlayers(
+            self.session, self.feed, self.scene, Fingers(presser, board, phone), phone,
+            seed=self.options.seed, hands=self.options.hands,
+            pacing=Pacing(self.options.headless, self.options.speed),
+            mistakes_on=self.options.mistakes)
+        self._demo = threading.Thread(target=self._play, name="simulated-players", daemon=True)
+        self._demo.start()
+
+    def _play(self) -> None:
+        from .demo import DemoStuck
+        from .phone import PhoneError
+
+        players = self.players
+        try:
+            players.run()
+        except (DemoStuck, PhoneError, SessionError) as exc:
+            self.failure = f"the simulated players stopped: {exc}"
+            self._say(self.failure)
+        except Exception as exc:  # the page stays up; say what broke
+            log.exception("the simulated players failed")
+            self.failure = f"the simulated players failed: {type(exc).__name__}: {exc}"
+            self._say(self.failure)
+        if self.stopping.is_set() or self.players is not players:
+            return  # shutting down, or a new game from the page replaced these players
+        game = self.session.game if self.session else None
+        if game is not None:
+            self._say(f"the simulated players are done: {_standing(game)}")
+        for mistake in players.mistakes:
+            verdict = "caught" if mistake.caught else "NOT caught"
+            self._say(f"mistake ({mistake.kind}, hand {mistake.hand}): {mistake.text}: "
+                      f"{verdict}; {mistake.settled}")
+        if players.phone_fixes:
+            self._say(f"settled on the phone ({len(players.phone_fixes)}): "
+                      + "; ".join(players.phone_fixes))
+        self._say(f"{players.frames} camera frames")
+        if self.options.headless:
+            self.stopping.set()
+        else:
+            self._say("the page stays up: Ctrl-C to stop")
+
+    def _start_game(self, rules: Rules, names: Sequence[str], dealer: int) -> Session:
+        """A new game from the page: the buttons, camera and players follow it."""
+        assert self.journal is not None
+        with self._lock:
+            session = Session.create(self.journal, rules, names, dealer).start()
+            old = self.session
+            self._stop_players()
+            self._disconnect()
+            self.session = session
+            self._connect(session)
+            if old is not None:
+                old.stop(5)
+            if self.scene is not None:
+                self.scene.gather()
+                self._start_players()
+        return session
+
+    # -- running and stopping -----------------------------------------------------------------
+
+    def wait(self) -> int:
+        """Until Ctrl-C, SIGTERM or (headless) the players are done; then stop."""
+        def on_term(signum: int, frame: Any) -> None:
+            self.stopping.set()
+        previous = signal.signal(signal.SIGTERM, on_term)
+        try:
+            while not self.stopping.wait(0.5):
+                pass
+        except KeyboardInterrupt:
+            pass
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+            self.stop()
+        return 1 if self.failure and self.options.headless else 0
+
+    def _stop_players(self) -> None:
+        if self.players is not None:
+            self.players.stop()
+        if self._demo is not None and self._demo is not threading.current_thread():
+            self._demo.join(10)
+        self._demo = None
+
+    def _disconnect(self) -> None:
+        if self.keeper is not None:
+            self.keeper.stop()
+            self.keeper = None
+        if self.controls is not None:
+            self.controls.stop()
+            self.controls = None
+
+    def stop(self) -> None:
+        """Stop everything that was started, newest first; safe to call twice."""
+        self.stopping.set()
+        self._stop_players()
+        if self.feed is not None:
+            self.feed.stop()
+        if self.server is not None:
+            self.server.stop()
+            self.server = None
+        self._disconnect()
+        if self.board is not None:
+            self.board.stop()
+            self.board = None
+        live = self.app.extensions["pinochle"].live.session if self.app is not None else None
+        for session in {id(s): s for s in (self.session, live) if s is not None}.values():
+            session.stop(5)
+        if self.journal is not None:
+            self.journal.close()
+            self.journal = None
+
+    def _say(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+
+def run(options: RunOptions, hardware: Hardware, out: TextIO = sys.stdout) -> int:
+    """Start the table, run until told to stop, stop cleanly; the exit code."""
+    table = RunningTable(options, hardware, out).start()
+    return table.wait()
+
+
+def _standing(game: Game) -> str:
+    names = game.names
+    scores = ", ".join(f"{n} {s}" for n, s in zip(names, game.scores, strict=True))
+    if game.winner is not None:
+        return f"{game.rules.name}, {names[game.winner]} won: {scores}"
+    turn = "" if game.turn is None else f", {names[game.turn]} to act"
+    return f"{game.rules.name}, hand {game.hand_number}, {game.phase.value}{turn}: {scores}"
+
+
+def _address(host: str, port: int) -> str:
+    """The address a phone on the same network types in."""
+    if host not in ("0.0.0.0", ""):
+        return f"http://{host}:{port}/"
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.254.254.254", 9))  # no packet is sent: this only picks a route
+            ip = probe.getsockname()[0]
+        except OSError:
+            ip = "127.0.0.1"
+    return f"http://{ip}:{port}/"
+
+
+def _print_qr(address: str, out: TextIO) -> None:
+    import segno
+
+    segno.make(address, error="m").terminal(out=out, compact=True)
+
