@@ -8,6 +8,7 @@ program's database, a damaged file, a newer schema) raises `JournalError` and is
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import sqlite3
@@ -17,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from table.alerts import Alert, AlertFormatError
 from table.rules import (
@@ -156,11 +157,14 @@ def default_path() -> Path:
 class Journal:
     """One journal file, several games. Safe to share between threads."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], exclusive: bool = False) -> None:
+        """Open (or create) the journal at `path`. `exclusive` holds it for one running table:
+        a second table on the same file is refused instead of writing beside the first."""
         self.path = Path(path)
         self._lock = threading.RLock()
         _check_header(self.path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._holder: IO[str] | None = None
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
                                        timeout=10.0)
@@ -174,6 +178,12 @@ class Journal:
         except JournalError:
             self._db.close()
             raise
+        if exclusive:
+            try:
+                self._holder = _hold(self.path)
+            except JournalError:
+                self._db.close()
+                raise
 
     def _prepare(self) -> None:
         db = self._db
@@ -219,6 +229,9 @@ class Journal:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+            if self._holder is not None:
+                self._holder.close()  # closing the file lets go of the lock
+                self._holder = None
 
     def __enter__(self) -> Journal:
         return self
@@ -414,6 +427,24 @@ _GAME_QUERY = (
     " (SELECT count(*) FROM events e WHERE e.game_id = g.id),"
     " (SELECT count(*) FROM events e WHERE e.game_id = g.id AND e.accepted = 1)"
     " FROM games g")
+
+
+def _hold(path: Path) -> IO[str]:
+    """Take the lock file beside the journal for as long as the returned file stays open."""
+    holder = open(path.with_name(path.name + ".lock"), "a+")  # noqa: SIM115 - held open
+    try:
+        fcntl.flock(holder, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder.seek(0)
+        pid = holder.read().strip() or "unknown"
+        holder.close()
+        raise JournalError(f"another table is already running on {path} (process {pid}); "
+                           "stop it first, or give this one its own --db") from None
+    holder.seek(0)
+    holder.truncate()
+    holder.write(str(os.getpid()))
+    holder.flush()
+    return holder
 
 
 def _check_header(path: Path) -> None:

@@ -41,7 +41,7 @@ def _serve(args: argparse.Namespace) -> int:
     if not pin.isdigit() or not 4 <= len(pin) <= 12:
         raise CommandError("the PIN is 4 to 12 digits, so it can be typed on a phone keypad")
     try:
-        journal = Journal(args.db or default_path())
+        journal = Journal(args.db or default_path(), exclusive=True)
     except JournalError as exc:
         raise CommandError(str(exc)) from None
     session = None

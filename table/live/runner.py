@@ -124,7 +124,7 @@ class RunningTable:
         if not self.pin.isdigit() or not 4 <= len(self.pin) <= 12:
             raise CommandError("the PIN is 4 to 12 digits, so it can be typed on a phone")
         try:
-            self.journal = Journal(opts.db or default_path())
+            self.journal = Journal(opts.db or default_path(), exclusive=True)
             session, how = open_game(self.journal, opts)
         except (JournalError, SessionError) as exc:
             raise CommandError(str(exc)) from None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from pathlib import Path
 
@@ -160,3 +161,14 @@ def test_a_file_that_is_not_a_sound_journal_is_left_untouched(tmp_path: Path, ma
 def test_a_directory_is_refused(tmp_path: Path) -> None:
     with pytest.raises(JournalError, match="directory"):
         Journal(tmp_path)
+
+
+def test_a_second_table_on_the_same_journal_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "table.sqlite3"
+    first = Journal(path, exclusive=True)
+    with pytest.raises(JournalError, match="another table is already running on .* "
+                                           f"\\(process {os.getpid()}\\)"):
+        Journal(path, exclusive=True)
+    Journal(path).close()  # reading the history beside a running table is fine
+    first.close()
+    Journal(path, exclusive=True).close()  # once the first has stopped, a table may start
