@@ -37,7 +37,7 @@ from .meld import MeldResult, best_meld
 from .reneges import Play, Renege, prove_reneges
 from .scoring import HandResult
 from .seats import active_seats, default_names, partner_of, side_of
-from .tricks import card_points, play_error, trick_winner
+from .tricks import card_points, legal_plays, play_error, trick_winner
 from .variants import AllPass, NineThrowIn, Rules, Scoring, WhoMelds
 
 
@@ -257,6 +257,19 @@ class Game(_State):
             out.append(amount)
             amount = self.rules.next_bid(high, above=amount)
         return tuple(out)
+
+    @property
+    def legal_plays(self) -> tuple[Card, ...]:
+        """The cards the seat to play may play now, where hands are known (else empty)."""
+        seat = self.turn
+        if self.hands is None or seat is None or self.phase not in (Phase.MELD, Phase.PLAY):
+            return ()
+        if self.phase is Phase.MELD and seat != self.declarer:
+            return ()
+        trick = () if self.trick_full else self.trick
+        cards = [c for _, c in trick]
+        first = not self.tricks and not trick
+        return tuple(legal_plays(self.hands[seat], cards, self.trump, self.rules, first))
 
     def must_bid(self, seat: int) -> int | None:
         """The amount `seat` is forced to bid now (it may not pass), or None."""

@@ -416,3 +416,15 @@ def test_every_kind_of_option_round_trips_through_text_and_the_notation() -> Non
         with_options(preset("bison"), {"min_bid": "lots"})
     with pytest.raises(OptionError, match="one of always, trump-led"):
         with_options(preset("bison"), {"beat": "sometimes"})
+
+
+def test_the_position_says_which_cards_may_be_played_when_hands_are_known() -> None:
+    checked = 0
+    for e, before, _ in sim_hands(preset("bison"), seed=4, hands=3):
+        if isinstance(e, CardPlayed):
+            assert e.card in before.legal_plays
+            hand = before.hand_of(e.seat)
+            assert hand is not None and set(before.legal_plays) <= set(hand)
+            checked += 1
+    assert checked > 40
+    assert at(f"bison {B3} : deal 1:250 2:p 0:p").legal_plays == ()  # hidden hands
