@@ -23,7 +23,9 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -101,14 +103,18 @@ def speed(deck: str, rng: np.random.Generator, frames: int = 80) -> tuple[float,
     return frames / sum(times), (frames - 20) / sum(times[20:])
 
 
-def latency(decks: list[str], rng: np.random.Generator, per_deck: int) -> dict[str, object]:
+def _ticker() -> Callable[[], float]:
+    """A clock that moves on by one at each reading."""
+    ticks = itertools.count()
+    return lambda: float(next(ticks))
+
+
+def latency(decks: list[str], rng: np.random.Generator, per_deck: int) -> dict[str, Any]:
     delays: list[int] = []
     right = wrong = asked = silent = 0
     for deck in decks:
         scene = MatScene.create(mat_layout(3), deck, rng, effects=Effects(slide_frames=2))
-        ticks = itertools.count()
-        tracker = Tracker(calibrate(scene.render(), mat_layout(3)),
-                          clock=lambda ticks=ticks: float(next(ticks)))
+        tracker = Tracker(calibrate(scene.render(), mat_layout(3)), clock=_ticker())
         for n in range(per_deck):
             if n % 3 == 0 and n:
                 scene.gather()

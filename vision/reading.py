@@ -11,20 +11,31 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from table.rules import Card
 
 from .index import STORE_H, STORE_W, corner_windows, to_portrait
 from .profile import DeckProfile, builtin_profile
+from .templates import WINDOW_H, WINDOW_W, Templates
 
 ABSTAIN = 0.5          # confidence below which a reading names no card
 SHORTLIST = 4          # cards the fast matcher passes on to template matching
-# Tuned on simulated frames (bench/bench_vision.py, other seeds than the figures in README):
-# a correct reading's best correlation is almost always above 0.93, and its lead over the
-# runner-up (often the same rank in the other suit of that colour) mostly above 0.015.
-LEAD_MID, LEAD_SCALE = 0.01, 0.003   # correlation lead over the runner-up: 0.01 is a coin toss
-FIT_MID, FIT_SCALE = 0.85, 0.02      # best correlation: below 0.85 it is hardly a face we know
+# Tuned on simulated frames (bench/bench_vision.py, other seeds than the figures in README).
+# The lead is measured along the difference of the two cards' stored corners (Templates.lead):
+# a raw correlation lead means little when the corners differ only in a small suit pip (a
+# club's against a spade's), much when they differ everywhere. Correct readings lead by 0.017
+# or more, most wrong ones by 0.02 or less, and a wrong one that leads more either matches
+# poorly (below 0.86: an outline that cuts one corner off) or leads by almost nothing in plain
+# correlation (under 0.0015: Tigullio's ace of clubs against its ace of spades, whose tiny
+# pips blur alike), while correct readings lead there by 0.004 or more.
+LEAD_MID, LEAD_SCALE = 0.035, 0.004  # lead over the runner-up: 0.035 is a coin toss
+RAW_MID, RAW_SCALE = 0.003, 0.0007   # plain correlation lead: 0.003 is a coin toss
+FIT_MID, FIT_SCALE = 0.87, 0.02      # best correlation: below 0.87 it is hardly a face we know
+SECOND_LOOK_FIT = 0.9      # an unsure reading that fits worse than this gets a second look
+REACH = 8                  # pixels further round each corner the second look searches
+SECOND_LOOK_SHORTLIST = 8  # cards it compares: a misplaced corner misleads the fast matcher
 
 
 @dataclass(frozen=True)
@@ -42,23 +53,44 @@ def read_card(card: np.ndarray, deck: DeckProfile | None = None) -> Reading:
     profile = deck or builtin_profile()
     matcher = profile.refs()
     dist = matcher.distances(corner_windows(card)).mean(axis=0)   # per card, LDA space
-    shortlist = [int(matcher.cards[i]) for i in np.argsort(dist)[:SHORTLIST]]
-    windows = corner_windows(card, STORE_W, STORE_H)
-    scores = profile.templates().scores(windows, shortlist)
+    ranked = [int(matcher.cards[i]) for i in np.argsort(dist)]
+    templates = profile.templates()
+    reading, fit = _judge(templates, templates.look(corner_windows(card, STORE_W, STORE_H)),
+                          ranked[:SHORTLIST])
+    if reading.card is None and fit < SECOND_LOOK_FIT:
+        # A poor fit is mostly an outline found a few pixels off (a card touching another,
+        # a shadow along its edge): look again, further round each corner, at more cards.
+        wide = cv2.copyMakeBorder(card, REACH, REACH, REACH, REACH, cv2.BORDER_REPLICATE)
+        seen = templates.look(corner_windows(wide, WINDOW_W + 2 * REACH,
+                                             WINDOW_H + 2 * REACH), REACH)
+        second, _ = _judge(templates, seen, ranked[:SECOND_LOOK_SHORTLIST])
+        if second.confidence > reading.confidence:
+            reading = second
+    return reading
+
+
+def _judge(templates: Templates, seen: np.ndarray, shortlist: list[int]) -> tuple[Reading, float]:
+    """The reading from template scores of the shortlisted cards, and how well the best fits."""
+    scores = templates.scores(seen, shortlist)
     # The fast matcher is weakest between suits of one rank (a spade's pip against a club's):
     # the winner's rank in every suit gets the careful look too.
     rank = max(scores, key=lambda c: scores[c]) % 6
     siblings = [s * 6 + rank for s in range(4) if s * 6 + rank not in scores]
-    scores |= profile.templates().scores(windows, siblings)
+    scores |= templates.scores(seen, siblings)
     order = sorted(scores, key=lambda c: scores[c], reverse=True)
-    best, second = scores[order[0]], scores[order[1]] if len(order) > 1 else 0.0
-    # The runner-up's distance behind the best, and how well the best matches at all.
-    lead = 1.0 / (1.0 + np.exp(-(best - second - LEAD_MID) / LEAD_SCALE))
+    best = scores[order[0]]
+    raw = best - scores[order[1]] if len(order) > 1 else 1.0
+    ahead = templates.lead(seen, order[0], order[1]) if len(order) > 1 else 1.0
+    if ahead is None:   # a profile that holds the two cards from different decks
+        ahead = raw
+    # The lead over the runner-up (both ways of measuring it), and how well the best matches.
+    lead = (1.0 / (1.0 + np.exp(-(ahead - LEAD_MID) / LEAD_SCALE))
+            / (1.0 + np.exp(-(raw - RAW_MID) / RAW_SCALE)))
     fit = 1.0 / (1.0 + np.exp(-(best - FIT_MID) / FIT_SCALE))
     confidence = float(lead * fit)
-    cards = [Card.from_index(c) for c in order[:2]]
     candidates = tuple((Card.from_index(c), round(scores[c], 3)) for c in order[:2])
-    return Reading(cards[0] if confidence >= ABSTAIN else None, round(confidence, 4), candidates)
+    card = Card.from_index(order[0]) if confidence >= ABSTAIN else None
+    return Reading(card, round(confidence, 4), candidates), best
 
 
 def identify(card_image: np.ndarray, deck: DeckProfile | None = None) -> Reading:
