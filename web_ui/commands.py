@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import socket
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +34,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     from .app import create_app
     from .pin import new_pin
-    from .server import TableServer
+    from .server import TableServer, page_address, print_qr
 
     pin = (args.pin or new_pin()).strip()
     if not pin.isdigit() or not 4 <= len(pin) <= 12:
@@ -57,10 +56,10 @@ def _serve(args: argparse.Namespace) -> int:
         journal.close()
         raise CommandError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}; "
                            "try another --port") from None
-    address = _address(args.host, server.port)
+    address = page_address(args.host, server.port)
     print(f"the table's page: {address}")
     print(f"table PIN: {pin}")
-    _print_qr(address)
+    print_qr(address)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
@@ -74,22 +73,3 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _address(host: str, port: int) -> str:
-    """The address a phone on the same network types in."""
-    if host not in ("0.0.0.0", ""):
-        return f"http://{host}:{port}/"
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(("10.254.254.254", 9))  # no packet is sent: this only picks a route
-            ip = probe.getsockname()[0]
-        except OSError:
-            ip = "127.0.0.1"
-    return f"http://{ip}:{port}/"
-
-
-def _print_qr(address: str) -> None:
-    try:
-        import segno
-    except ImportError:
-        return
-    segno.make(address, error="m").terminal(compact=True)

@@ -8,8 +8,10 @@ the server.
 from __future__ import annotations
 
 import logging
+import socket
+import sys
 import threading
-from typing import Any
+from typing import Any, TextIO
 
 from flask import Flask
 from waitress import wasyncore  # type: ignore[import-untyped]
@@ -67,3 +69,23 @@ class TableServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def page_address(host: str, port: int) -> str:
+    """The address a phone on the same network types in."""
+    if host not in ("0.0.0.0", ""):
+        return f"http://{host}:{port}/"
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.254.254.254", 9))  # no packet is sent: this only picks a route
+            ip = probe.getsockname()[0]
+        except OSError:
+            ip = "127.0.0.1"
+    return f"http://{ip}:{port}/"
+
+
+def print_qr(address: str, out: TextIO | None = None) -> None:
+    """The address as a QR code in the terminal, for phones to scan."""
+    import segno
+
+    segno.make(address, error="m").terminal(out=out or sys.stdout, compact=True)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import dataclasses
 import logging
 import signal
-import socket
 import sys
 import threading
 from collections.abc import Sequence
@@ -139,7 +138,9 @@ class RunningTable:
         self._say(self._parts())
         self._say(f"the table's page: {self.url}")
         self._say(f"table PIN: {self.pin}")
-        _print_qr(self.url, self.out)
+        from web_ui.server import print_qr
+
+        print_qr(self.url, self.out)
         if self.scene is not None:
             self._start_players()
 
@@ -223,7 +224,7 @@ class RunningTable:
 
     def _serve(self) -> None:
         from web_ui.app import create_app
-        from web_ui.server import TableServer
+        from web_ui.server import TableServer, page_address
 
         self.app = create_app({"SESSION": self.session, "JOURNAL": self.journal,
                                "PIN": self.pin, "CAMERA": self.feed,
@@ -233,7 +234,7 @@ class RunningTable:
         except OSError as exc:
             raise CommandError(f"cannot listen on port {self.options.port}: {exc.strerror}; "
                                "try another --port") from None
-        self.url = _address(self.options.host, self.server.port)
+        self.url = page_address(self.options.host, self.server.port)
 
     def _parts(self) -> str:
         hw = self.hardware
@@ -384,22 +385,4 @@ def _standing(game: Game) -> str:
     turn = "" if game.turn is None else f", {names[game.turn]} to act"
     return f"{game.rules.name}, hand {game.hand_number}, {game.phase.value}{turn}: {scores}"
 
-
-def _address(host: str, port: int) -> str:
-    """The address a phone on the same network types in."""
-    if host not in ("0.0.0.0", ""):
-        return f"http://{host}:{port}/"
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(("10.254.254.254", 9))  # no packet is sent: this only picks a route
-            ip = probe.getsockname()[0]
-        except OSError:
-            ip = "127.0.0.1"
-    return f"http://{ip}:{port}/"
-
-
-def _print_qr(address: str, out: TextIO) -> None:
-    import segno
-
-    segno.make(address, error="m").terminal(out=out, compact=True)
 
