@@ -84,9 +84,9 @@ def _judge(templates: Templates, seen: np.ndarray, shortlist: list[int]) -> tupl
     if ahead is None:   # a profile that holds the two cards from different decks
         ahead = raw
     # The lead over the runner-up (both ways of measuring it), and how well the best matches.
-    lead = (1.0 / (1.0 + np.exp(-(ahead - LEAD_MID) / LEAD_SCALE))
-            / (1.0 + np.exp(-(raw - RAW_MID) / RAW_SCALE)))
-    fit = 1.0 / (1.0 + np.exp(-(best - FIT_MID) / FIT_SCALE))
+    lead = (_logistic((ahead - LEAD_MID) / LEAD_SCALE)
+            * _logistic((raw - RAW_MID) / RAW_SCALE))
+    fit = _logistic((best - FIT_MID) / FIT_SCALE)
     confidence = float(lead * fit)
     candidates = tuple((Card.from_index(c), round(scores[c], 3)) for c in order[:2])
     card = Card.from_index(order[0]) if confidence >= ABSTAIN else None
@@ -97,3 +97,11 @@ def identify(card_image: np.ndarray, deck: DeckProfile | None = None) -> Reading
     """Read a BGR image of one card, cropped to its outline and straightened, in any of the
     four right-angle orientations; `deck` is an enrolled profile (default: ordinary indices)."""
     return read_card(to_portrait(card_image), deck)
+
+
+def _logistic(x: float) -> float:
+    """1 / (1 + e^-x), without overflowing for a large negative x."""
+    if x >= 0:
+        return float(1.0 / (1.0 + np.exp(-x)))
+    z = float(np.exp(x))
+    return z / (1.0 + z)

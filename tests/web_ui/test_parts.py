@@ -118,9 +118,11 @@ def _messages(chunks: object, count: int) -> list[bytes]:
 
 
 def test_a_stream_sends_the_present_state_at_once_then_each_change(
-        client: FlaskClient, session: Session) -> None:
+        app: Flask, client: FlaskClient, session: Session) -> None:
     events = [e for e, _ in moves()]
     session.submit(events[0])
+    # the page's own thread takes the session's notice a moment after `submit` returns
+    wait_for(lambda: web_table(app).live.latest.number == session.last_number)
     reply = client.get("/events", buffered=False)
     assert reply.mimetype == "text/event-stream"
     chunks = iter(reply.response)
