@@ -21,6 +21,17 @@ class CommandError(Exception):
     """A mistake on the command line or in its files that the user can fix."""
 
 
+def option_pairs(texts: Sequence[str]) -> dict[str, str]:
+    """`--option FIELD=VALUE` arguments as a dict (checked against the rules later)."""
+    options: dict[str, str] = {}
+    for text in texts:
+        name, sep, value = text.partition("=")
+        if not sep or not name.strip():
+            raise CommandError(f"an option is written FIELD=VALUE, like min_bid=300, not {text!r}")
+        options[name.strip()] = value.strip()
+    return options
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pinochle-table",

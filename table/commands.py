@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import IO, Any
 
-from table.cli import CommandError
+from table.cli import CommandError, option_pairs
 from table.export import game_json, score_sheet
 from table.journal import AlertRecord, GameRecord, Journal, JournalError, default_path
 from table.rules import (
@@ -89,7 +89,7 @@ def _db_argument(parser: argparse.ArgumentParser) -> None:
 
 def _new(args: argparse.Namespace) -> int:
     try:
-        rules = with_options(preset(args.variant), _option_texts(args.option))
+        rules = with_options(preset(args.variant), option_pairs(args.option))
     except (UnknownPresetError, OptionError) as exc:
         raise CommandError(str(exc)) from None
     names = [name.strip() for name in args.seat]
@@ -207,16 +207,6 @@ def _open(path: Path | None) -> Iterator[Journal]:
         raise CommandError(str(exc)) from None
     finally:
         journal.close()
-
-
-def _option_texts(texts: list[str]) -> dict[str, str]:
-    options: dict[str, str] = {}
-    for text in texts:
-        name, sep, value = text.partition("=")
-        if not sep or not name.strip():
-            raise CommandError(f"an option is written FIELD=VALUE, like min_bid=300, not {text!r}")
-        options[name.strip()] = value.strip()
-    return options
 
 
 def _seat(text: str, names: list[str]) -> int:

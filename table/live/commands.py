@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from table.cli import CommandError
+from table.cli import CommandError, option_pairs
 
 
 def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
@@ -75,21 +75,11 @@ def _run(args: argparse.Namespace) -> int:
         find = lambda: find_board(wiring.board)  # noqa: E731
     hardware = detect(args.camera, args.gpio, args.serial, model, find_board=find)
     options = RunOptions(
-        db=args.db, preset=args.preset, options=_options(args.option), seats=args.seat,
+        db=args.db, preset=args.preset, options=option_pairs(args.option), seats=args.seat,
         new=args.new, host=args.host, port=args.port, pin=args.pin, wiring=args.wiring,
         seed=args.seed, speed=args.speed, hands=args.hands, headless=args.headless,
         mistakes=not args.no_mistakes, sim_frame=_size(args.sim_frame))
     return run(options, hardware)
-
-
-def _options(texts: list[str]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for text in texts:
-        name, sep, value = text.partition("=")
-        if not sep or not name.strip():
-            raise CommandError(f"an option is written FIELD=VALUE, like target=500, not {text!r}")
-        out[name.strip()] = value.strip()
-    return out
 
 
 def _size(text: str) -> tuple[int, int]:
