@@ -44,7 +44,15 @@ from .options import OptionError, option_names, options_of, with_options
 from .players import SimTable, play_game
 from .reneges import Renege
 from .scoring import HandResult
-from .tricks import PlayError, PlayRule, card_points, legal_plays, play_error, trick_winner
+from .tricks import (
+    PlayError,
+    PlayRule,
+    card_points,
+    is_legal_play,
+    legal_plays,
+    play_error,
+    trick_winner,
+)
 from .variants import (
     CLASSICAL,
     COUNTERS,
@@ -132,6 +140,7 @@ __all__ = [
     "event_from_dict",
     "format_cards",
     "in_effect",
+    "is_legal_play",
     "legal_plays",
     "new_game",
     "option_names",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, NoReturn
 
 from . import scoring
 from .cards import Card, Rank, Suit
@@ -37,7 +37,7 @@ from .meld import MeldResult, best_meld
 from .reneges import Play, Renege, prove_reneges
 from .scoring import HandResult
 from .seats import active_seats, default_names, partner_of, side_of
-from .tricks import card_points, legal_plays, play_error, trick_winner
+from .tricks import card_points, is_legal_play, legal_plays, play_error, trick_winner
 from .variants import AllPass, NineThrowIn, Rules, Scoring, WhoMelds
 
 
@@ -702,42 +702,50 @@ class Game(_State):
 
     def _on_play(self, e: CardPlayed) -> Game:
         g = self
-        if g.phase is Phase.MELD:
+        if g.phase is not Phase.PLAY:
+            if g.phase is not Phase.MELD:
+                raise g._refuse(f"no card can be played now ({g.phase.value}): "
+                                + _phase_hint(g))
             g = g._begin_play(e.seat)
-        elif g.phase is not Phase.PLAY:
-            raise g._refuse(f"no card can be played now ({g.phase.value}): "
-                            + _phase_hint(g))
+        seat = e.seat
+        if seat != g.turn:
+            g._expect_turn(seat, "play")
         trick = () if g.trick_full else g.trick  # leading again gathers a finished trick
-        g._expect_turn(e.seat, "play")
-        if len(g.tricks) == g.rules.hand_size:
+        done = len(g.tricks)
+        if done == g.rules.hand_size:
             raise g._refuse("every trick of the hand has been played")
         card = e.card
-        trick_cards = tuple(c for _, c in trick)
-        first_lead = not g.tricks and not trick
+        trick_cards = tuple([c for _, c in trick])
+        first_lead = not done and not trick
         hands = g.hands
+        reneges = g.reneges
+        play = Play(seat, card, done + 1, trick_cards, first_lead)
         if hands is not None:
-            hand = hands[e.seat]
-            err = play_error(card, hand, trick_cards, g.trump, g.rules, first_lead)
-            if err is not None:
-                if err.rule == "not in hand":
-                    raise g._refuse(f"{g.name(e.seat)} does not hold the {card.name}")
-                raise g._refuse(f"{g.name(e.seat)} {err.text}")
+            hand = hands[seat]
+            if not (card in hand and is_legal_play(card, hand, trick_cards, g.trump, g.rules,
+                                                   first_lead)):
+                g._refuse_play(play, hand)
             rest = list(hand)
             rest.remove(card)
-            hands = hands[:e.seat] + (tuple(rest),) + hands[e.seat + 1:]
+            hands = (*hands[:seat], tuple(rest), *hands[seat + 1:])
+            plays = (*g.plays, play)
         else:
-            g._check_seen(e.seat, (card,), "play")
-        plays = g.plays + (Play(e.seat, card, len(g.tricks) + 1, trick_cards, first_lead),)
-        trick = trick + ((e.seat, card),)
-        reneges = g.reneges
-        if hands is None:
+            g._check_seen(seat, (card,), "play")
+            plays = (*g.plays, play)
             reneges += prove_reneges(plays, g.meld_cards, g.trump, g.rules, reneges, g.names)
+        trick = (*trick, (seat, card))
         g = g._evolve(hands=hands, plays=plays, trick=trick, trick_full=False,
-                      trick_leader=trick[0][0], reneges=reneges,
-                      turn=g._next_active(e.seat))
+                      trick_leader=trick[0][0], reneges=reneges, turn=g._next_active(seat))
         if len(trick) < len(g.active):
             return g
         return g._complete_trick()
+
+    def _refuse_play(self, play: Play, hand: tuple[Card, ...]) -> NoReturn:
+        err = play_error(play.card, hand, play.before, self.trump, self.rules, play.first_lead)
+        assert err is not None
+        if err.rule == "not in hand":
+            raise self._refuse(f"{self.name(play.seat)} does not hold the {play.card.name}")
+        raise self._refuse(f"{self.name(play.seat)} {err.text}")
 
     def _begin_play(self, seat: int) -> Game:
         """The first lead ends the meld."""

@@ -276,16 +276,27 @@ class SimTable:
         return CardPlayed(seat=seat, card=self.choose_card(g, seat), source=self.source)
 
     def choose_card(self, g: Game, seat: int) -> Card:
-        """The cheapest card that wins the trick, or the cheapest legal card."""
+        """The cheapest card that wins the trick, or the cheapest legal card (sparing trumps);
+        a lead is the highest card, a trump among equals."""
+        trump = g.trump
         trick = [c for _, c in g.trick]
-        first = not g.tricks and not g.trick
-        legal = legal_plays(self.hands[seat], trick, g.trump, self.rules, first)
+        legal = legal_plays(self.hands[seat], trick, trump, self.rules,
+                            not trick and not g.tricks)
+        best = legal[0]
         if not trick:
-            return max(legal, key=lambda c: (c.rank, c.suit is g.trump))
-        top = trick[trick_winner(trick, g.trump)]
-        winners = [c for c in legal if _beats(c, top, trick[0].suit, g.trump)]
-        pool = winners or legal
-        return min(pool, key=lambda c: (c.rank if winners else (c.suit is g.trump, c.rank)))
+            for c in legal:
+                if c.rank > best.rank or (c.rank == best.rank and c.suit is trump):
+                    best = c
+            return best
+        top = trick[trick_winner(trick, trump)]
+        led = trick[0].suit
+        winners = [c for c in legal if _beats(c, top, led, trump)]
+        if winners:
+            return min(winners, key=_RANK_OF)
+        for c in legal:  # the lowest card, a trump only when nothing else is left
+            if (best.suit is trump, best.rank) > (c.suit is trump, c.rank):
+                best = c
+        return best
 
     # -- keeping the true hands in step ---------------------------------------------------------
 
@@ -305,6 +316,10 @@ class SimTable:
             self._estimate.clear()
         elif isinstance(e, PushedToDealer):
             self._estimate.clear()
+
+
+def _RANK_OF(card: Card) -> Rank:
+    return card.rank
 
 
 def _beats(card: Card, top: Card, led: Suit, trump: Suit | None) -> bool:

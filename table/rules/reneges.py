@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .cards import Card, Suit
 from .tricks import play_error
 from .variants import Rules
 
 
-@dataclass(frozen=True, slots=True)
-class Play:
+class Play(NamedTuple):
     """One card played: who, which, at which trick (1-based), onto which cards."""
 
     seat: int

@@ -110,6 +110,41 @@ def legal_plays(
     return _faces(hand if beat is _WIN else trumps)
 
 
+def is_legal_play(
+    card: Card, hand: Collection[Card], trick: Sequence[Card], trump: Suit | None, rules: Rules,
+    first_lead: bool = False,
+) -> bool:
+    """Whether `card`, which `hand` holds, may be played: `card in legal_plays(...)`, without
+    listing the other cards (the game asks this for every card played)."""
+    suit = card.suit
+    if not trick:
+        return not (first_lead and rules.first_lead_trump and suit is not trump
+                    and any(c.suit is trump for c in hand))
+    led = trick[0].suit
+    top = trick[trick_winner(trick, trump)]
+    beat = rules.beat
+    if suit is led:
+        if top.suit is led and card.rank <= top.rank and (
+                led is trump or beat is _ALWAYS or beat is _WIN):
+            rank = top.rank
+            return not any(c.suit is led and c.rank > rank for c in hand)
+        return True
+    if any(c.suit is led for c in hand):
+        return False
+    if suit is trump:
+        if beat is _TRUMP_LED or top.suit is not trump or card.rank > top.rank:
+            return True
+        rank = top.rank
+        return not any(c.suit is trump and c.rank > rank for c in hand)
+    if not any(c.suit is trump for c in hand):
+        return True
+    if beat is _TRUMP_LED or top.suit is not trump:
+        return False  # must trump
+    rank = top.rank
+    # void in both the suit led and any trump that beats the top one: 002 allows any card
+    return beat is _WIN and not any(c.suit is trump and c.rank > rank for c in hand)
+
+
 def play_error(
     card: Card, hand: Collection[Card], trick: Sequence[Card], trump: Suit | None, rules: Rules,
     first_lead: bool = False,
@@ -120,9 +155,9 @@ def play_error(
     here holds for every hand containing that part."""
     if card not in hand:
         return PlayError("not in hand", None, f"has no {card.name}")
-    legal = legal_plays(hand, trick, trump, rules, first_lead)
-    if card in legal:
+    if is_legal_play(card, hand, trick, trump, rules, first_lead):
         return None
+    legal = legal_plays(hand, trick, trump, rules, first_lead)
     witness = legal[0]  # every legal card meets the requirement `card` fails
     if not trick:
         return PlayError("lead trump", witness, "must lead trump")

@@ -16,6 +16,7 @@ from table.rules import (
     Rules,
     Suit,
     card_points,
+    is_legal_play,
     legal_plays,
     play_error,
     preset,
@@ -152,6 +153,7 @@ def test_legal_plays_is_never_empty_and_agrees_with_play_error(
     for card in set(hand):
         err = play_error(card, hand, trick, trump, rules, first)
         assert (err is None) == (card in plays)
+        assert is_legal_play(card, hand, trick, trump, rules, first) == (card in plays)
         if err is not None:
             assert err.witness in plays and err.text.startswith("must ")
     outsider = next(c for c in ALL_CARDS if c not in hand)
