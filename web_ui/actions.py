@@ -14,18 +14,24 @@ from typing import Any
 from table.rules import (
     PRESET_NAMES,
     BidMade,
+    Buried,
     Card,
     CardParseError,
     CardPlayed,
+    CardsPassed,
     Conceded,
     Corrected,
     Event,
     EventFormatError,
     HandDealt,
+    KittyShown,
+    MeldShown,
     OptionError,
     Passed,
+    PushedToDealer,
     Rules,
     Suit,
+    TrickGathered,
     TrumpNamed,
     Undone,
     UnknownPresetError,
@@ -34,8 +40,9 @@ from table.rules import (
     preset,
     with_options,
 )
-from table.rules.game import Game
+from table.rules.game import Game, Phase
 
+from .entry import next_pass
 from .state import next_dealer
 
 SOURCE = "web"
@@ -91,6 +98,22 @@ def _card(text: Any) -> Card:
         raise ActionError(400, f"{exc}; write cards like 'QS', '10H' or 'A♦'") from None
 
 
+def _cards(value: Any, what: str) -> tuple[Card, ...]:
+    """A list of cards (["AS", "10H"]) or the same as text ("AS 10H"); [] is no cards."""
+    if isinstance(value, str):
+        value = value.replace(",", " ").split()
+    if not isinstance(value, list):
+        raise ActionError(400, f"give {what} as a list of cards, like [\"AS\", \"10H\", "
+                               "\"QD\"]")
+    return tuple(_card(v) for v in value)
+
+
+def _face_down(body: Mapping[str, Any], what: str) -> tuple[Card, ...] | None:
+    """The cards of a bury or pass when someone saw them, else None (face down, unseen)."""
+    value = body.get("cards")
+    return None if value is None else _cards(value, what)
+
+
 def _suit(text: Any) -> Suit:
     if not isinstance(text, str):
         raise ActionError(400, "give the suit as text: S, H, D or C")
@@ -123,6 +146,62 @@ def deal(body: Mapping[str, Any], game: Game) -> Event:
     if dealer is None:
         raise ActionError(409, "the hand in progress is not finished, so no new deal")
     return HandDealt(dealer=_seat({"seat": dealer}, game, None, "deal"), source=SOURCE)
+
+
+def play(body: Mapping[str, Any], game: Game) -> Event:
+    """A card laid on the mat. The seat is always named, so that a phone showing an older
+    position cannot give the card to whoever plays next."""
+    return CardPlayed(seat=_seat(body, game, None, "card"), card=_card(body.get("card")),
+                      source=SOURCE)
+
+
+def kitty(body: Mapping[str, Any], game: Game) -> Event:
+    if "cards" not in body:
+        raise ActionError(400, f"say which cards the kitty holds: 'cards', like "
+                               f"[\"AS\", \"10H\", \"QD\"] ({game.rules.kitty_size} of them)")
+    return KittyShown(cards=_cards(body["cards"], "the kitty"), source=SOURCE)
+
+
+def meld(body: Mapping[str, Any], game: Game) -> Event:
+    """What a seat lays down; no cards is "no meld"."""
+    if "cards" not in body:
+        raise ActionError(400, "say which cards the seat melds: 'cards', like [\"KS\", "
+                               "\"QS\"], or [] for no meld")
+    return MeldShown(seat=_seat(body, game, None, "meld"),
+                     cards=_cards(body["cards"], "the meld"), source=SOURCE)
+
+
+def bury(body: Mapping[str, Any], game: Game) -> Event:
+    """The declarer's bury, face down unless `cards` says what was buried."""
+    return Buried(seat=_seat(body, game, game.declarer, "bury"),
+                  cards=_face_down(body, "the buried cards"), source=SOURCE)
+
+
+def pass_cards(body: Mapping[str, Any], game: Game) -> Event:
+    """Cards passed between partners (face down unless `cards` is given); from and to default
+    to the pass that is due."""
+    due = next_pass(game)
+    if due is None and "seat" not in body:
+        raise ActionError(409, "no pass of cards is due now (partners pass after trump is "
+                               "named, in variants that pass)")
+    seat = _seat(body, game, due[0] if due else None, "pass of cards")
+    to = body.get("to_seat", due[1] if due and seat == due[0] else None)
+    if to is None:
+        raise ActionError(400, "say who receives the cards: 'to_seat'")
+    return CardsPassed(seat=seat, to_seat=_seat({"seat": to}, game, None, "pass of cards"),
+                       cards=_face_down(body, "the passed cards"), source=SOURCE)
+
+
+def gather(body: Mapping[str, Any], game: Game) -> Event:
+    return TrickGathered(source=SOURCE)
+
+
+def push(body: Mapping[str, Any], game: Game) -> Event:
+    """Brooklyn: the 300 bidder pushes the bid to the dealer."""
+    bidder = game.turn if game.phase is Phase.PUSH else game.declarer
+    if bidder is None and "seat" not in body:
+        raise ActionError(409, "there is no bid to push: the auction is not over")
+    return PushedToDealer(seat=_seat(body, game, bidder, "push"), source=SOURCE)
 
 
 def undo(body: Mapping[str, Any], game: Game) -> Event:

@@ -168,10 +168,14 @@ def start_game() -> Reply:
 _SIMPLE: dict[str, Callable[[dict[str, Any], Game], Event]] = {
     "bid": actions.bid, "pass": actions.pass_, "trump": actions.trump,
     "concede": actions.concede, "deal": actions.deal, "undo": actions.undo,
+    # what the camera would see, entered by hand
+    "play": actions.play, "kitty": actions.kitty, "meld": actions.meld, "bury": actions.bury,
+    "pass-cards": actions.pass_cards, "gather": actions.gather, "push": actions.push,
 }
 
 
-@bp.post("/<any(bid, pass, trump, concede, deal, undo):action>")
+@bp.post("/<any(bid, pass, trump, concede, deal, undo, play, kitty, meld, bury, 'pass-cards', "
+         "gather, push):action>")
 @needs_pin
 def simple_action(action: str) -> Reply:
     return _submit(_SIMPLE[action](_body(), _game()))

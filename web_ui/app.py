@@ -99,7 +99,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                    "new_games": start_game is not None or journal is not None,
                    "heartbeat_s": float(app.config["HEARTBEAT_S"])}
     app.extensions["pinochle"] = WebTable(
-        live=LiveTable(session, table_flags), guard=guard, camera=camera, journal=journal,
+        live=LiveTable(session, table_flags, camera), guard=guard, camera=camera, journal=journal,
         start_game=start_game, max_streams=int(app.config["MAX_STREAMS"]))
 
     from . import api, pages, stream

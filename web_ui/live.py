@@ -22,6 +22,7 @@ from table.alerts import Alert
 from table.session import Outcome, Session
 
 from .board import AlertBoard
+from .camera import CameraView
 from .state import page_state
 from .words import describe
 
@@ -47,9 +48,11 @@ _STOP = object()
 class LiveTable:
     """Links the page to the session that owns the game (or to none before the first game)."""
 
-    def __init__(self, session: Session | None, table: dict[str, Any] | None = None) -> None:
+    def __init__(self, session: Session | None, table: dict[str, Any] | None = None,
+                 camera: CameraView | None = None) -> None:
         self.board = AlertBoard()
         self.table = dict(table or {})
+        self.camera = camera
         self.boot = secrets.token_hex(3)
         self._session: Session | None = None
         self._unsubscribe: Callable[[], None] | None = None
@@ -87,10 +90,11 @@ class LiveTable:
     def state(self) -> dict[str, Any]:
         """The present state, built now from the session."""
         session = self._session
+        camera = self.camera.status() if self.camera is not None else None
         if session is None:
-            return page_state(None, [], 0, None, self.board, self.table)
+            return page_state(None, [], 0, None, self.board, self.table, camera)
         return page_state(session.game, session.accepted(), session.last_number,
-                          session.game_id, self.board, self.table)
+                          session.game_id, self.board, self.table, camera)
 
     # -- the streams ----------------------------------------------------------------------------
 

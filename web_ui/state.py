@@ -10,6 +10,7 @@ from table.rules import CardPlayed, Event, HandDealt, in_effect
 from table.rules.game import Game, Phase
 
 from .board import AlertBoard
+from .entry import camera_state, card_entry
 from .words import describe
 
 MOVES_SHOWN = 30
@@ -59,14 +60,17 @@ def play_numbers(game: Game, moves: Sequence[tuple[int, Event]]) -> dict[str, li
 
 
 def page_state(game: Game | None, accepted: Sequence[tuple[int, Event]], number: int,
-               game_id: int | None, board: AlertBoard, table: dict[str, Any]) -> dict[str, Any]:
+               game_id: int | None, board: AlertBoard, table: dict[str, Any],
+               camera: dict[str, Any] | None = None) -> dict[str, Any]:
     """Everything the page shows, JSON-ready. `number` is the last journal entry; `table` says
-    what the page may offer (a PIN is set, a camera view, new games)."""
+    what the page may offer (a PIN is set, a camera view, new games); `camera` is the camera's
+    `status()` when the table has one."""
     alerts, news = board.snapshot()
     out: dict[str, Any] = {"game_id": game_id, "number": number, "table": table,
                            "alerts": alerts, "news": news, "game": None, "moves": [],
                            "plays": {"trick": [], "last_trick": []}, "next_dealer": None,
-                           "kitty_size": 0}
+                           "kitty_size": 0, "entry": None,
+                           "camera": camera_state(bool(table.get("camera")), camera, alerts)}
     if game is None:
         return out
     moves = hand_moves(accepted)
@@ -75,4 +79,5 @@ def page_state(game: Game | None, accepted: Sequence[tuple[int, Event]], number:
     out["plays"] = play_numbers(game, moves)
     out["next_dealer"] = next_dealer(game)
     out["kitty_size"] = game.rules.kitty_size
+    out["entry"] = card_entry(game)
     return out

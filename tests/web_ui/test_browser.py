@@ -7,8 +7,9 @@ Screenshots at phone and tablet sizes go to artifacts/web_ui/ (or $WEB_UI_ARTIFA
 from __future__ import annotations
 
 import os
+import random
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +17,23 @@ import pytest
 
 from table.alerts import Alert
 from table.journal import Journal
-from table.rules import BidMade, Passed, legal_plays, preset
+from table.rules import (
+    BidMade,
+    Buried,
+    Card,
+    CardPlayed,
+    Event,
+    HandDealt,
+    KittyShown,
+    MeldShown,
+    Passed,
+    TrickGathered,
+    TrumpNamed,
+    legal_plays,
+    preset,
+)
 from table.rules.game import Phase
+from table.rules.players import play_game
 from table.session import Session
 from web_ui.app import create_app
 from web_ui.server import TableServer
@@ -267,4 +283,115 @@ def test_starting_a_game_from_the_page(browser: Any, tmp_path: Path) -> None:
         session.stop(5)
     finally:
         server.stop()
+        journal.close()
+
+
+# -- a table without a camera: the whole hand entered on the phone ------------------------------
+
+class Camera:
+    """A camera view for the page that reads the mat (so card entry starts folded away)."""
+
+    def jpeg(self) -> bytes | None:
+        return None
+
+    def status(self) -> dict[str, Any]:
+        return {"calibrated": True, "paused": False, "text": "calibrated: 4 markers"}
+
+
+def pick_cards(page: Any, cards: Sequence[Card], picture: str | None,
+               done: str = "#pick-done") -> None:
+    page.wait_for_selector("#pick[open]")
+    for c in cards:
+        page.click(f"#pick-grid button[data-card='{c}']")
+    if picture:
+        shot(page, picture)
+    page.click(done)
+    page.wait_for_selector("#pick", state="hidden")
+
+
+def tap(page: Any, event: Event, picture: str | None = None) -> None:
+    """Enter `event` on the page, by its buttons and card pickers only (with a screenshot
+    just before the last tap when `picture` names one)."""
+    match event:
+        case HandDealt():
+            page.click("#actions button.primary")
+        case BidMade(amount=amount):
+            page.click(f"#actions button:text-is('{amount}')")
+        case Passed():
+            page.click("#actions button:text-is('Pass')")
+        case KittyShown(cards=cards):
+            page.click("#entry-kitty")
+            pick_cards(page, cards, picture)
+        case TrumpNamed(suit=suit):
+            page.click(f"#actions button[aria-label='{suit.word} trump']")
+        case Buried():
+            page.click("#entry-bury")
+        case MeldShown(seat=seat, cards=cards):
+            page.click(f"#entry button[data-meld-seat='{seat}']")
+            pick_cards(page, cards, picture, "#pick-done" if cards else "#pick-none")
+        case CardPlayed(seat=seat, card=card):
+            if picture:
+                shot(page, picture)
+            page.click(f"#play-picker[data-seat='{seat}'] button[data-card='{card}']")
+        case TrickGathered():
+            page.click("#entry-gather")
+        case _:
+            raise AssertionError(f"the page has no control for {event.describe()}")
+
+
+def test_a_whole_hand_of_bison_from_the_page_alone(browser: Any, table: Table) -> None:
+    """No camera and no buttons: deal, bids, kitty, trump, bury, meld, every card and every
+    gathered trick are tapped on a phone; the hands stay hidden from the game."""
+    truth = list(play_game(preset("bison"), random.Random(3), names=NAMES, max_hands=1))
+    session = table.session
+    page = open_page(browser, table.server.url, PHONE, pin=PIN)
+    pictures = {KittyShown: "phone-9-kitty", MeldShown: "phone-10-meld",
+                CardPlayed: "phone-11-card"}
+    for event, _ in truth:
+        number = session.last_number
+        game = session.game
+        ready = not isinstance(event, CardPlayed) or (len(game.tricks), len(game.trick)) == (2, 1)
+        tap(page, event, pictures.pop(type(event), None) if ready else None)
+        shows(page, number + 1)
+        entry = session.history()[-1]
+        assert entry.accepted, (event.describe(), entry.reason)
+        assert entry.event.source == "web"
+    assert session.game.hands is None  # the game never saw a hand
+    final = truth[-1][1]
+    assert session.game.scores == final.scores
+    assert page.evaluate("document.body.dataset.phase") == "hand-over"
+    rows = page.query_selector_all("#scores tbody tr")
+    assert [int(r.query_selector(".score").inner_text()) for r in rows] == list(final.scores)
+    assert final.result is not None and session.game.result is not None
+    assert session.game.result.score_change == final.result.score_change
+    shot(page, "phone-12-hand-entered-on-the-page")
+    assert page.errors == []
+
+
+def test_card_entry_is_folded_away_while_a_camera_reads_the_mat(browser: Any,
+                                                                tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "camera.sqlite3")
+    session = Session.create(journal, preset("bison"), NAMES).start()
+    app = create_app({"SESSION": session, "PIN": PIN, "HEARTBEAT_S": 1.0, "CAMERA": Camera()})
+    server = TableServer(app).start()
+    try:
+        for event, _ in moves("bison", seed=7, hands=1):
+            if session.game.phase is Phase.PLAY:
+                break
+            assert session.submit(event).accepted
+        page = open_page(browser, server.url, PHONE, pin=PIN)
+        page.wait_for_selector("#entry-toggle")
+        assert page.query_selector("#play-picker") is None
+        assert "camera reads the cards" in page.inner_text("#entry")
+        page.click("#entry-toggle")
+        seat = session.game.turn
+        page.wait_for_selector(f"#play-picker[data-seat='{seat}']")
+        sizes = page.eval_on_selector_all("#play-picker button.card", "els => els.map(e => "
+                                          "[e.getBoundingClientRect().width, "
+                                          "e.getBoundingClientRect().height])")
+        assert len(sizes) == 24 and min(min(s) for s in sizes) >= 44  # thumb-sized
+        assert page.errors == []
+    finally:
+        server.stop()
+        session.stop(5)
         journal.close()

@@ -108,6 +108,7 @@ function render() {
   document.body.dataset.number = state.number;
   document.body.dataset.phase = v ? v.phase : "none";
   renderAlerts(v);
+  renderEntry(v);
   $("link").hidden = false;
   if (!v) {
     fill("variant", "Pinochle");
@@ -331,8 +332,10 @@ function renderActions(v) {
   } else if (v.phase === "game-over") {
     kids.push(h("div", { class: "scroll" }, h("button", { class: "primary", type: "button", onclick: openNewGame }, "New game"), undo));
   } else {
-    if (v.phase === "trump") kids.push(h("div", { class: "label" }, `trump for ${nameOf(v.contract.declarer)}`));
-    kids.push(h("div", { class: "scroll" }, v.phase === "trump" ? trumpButtons() : null, concedeButton(v), undo));
+    // naming trump also keeps a 300 bid the bidder could push (brooklyn)
+    const naming = ["trump", "push"].includes(v.phase);
+    if (naming) kids.push(h("div", { class: "label" }, `trump for ${nameOf(v.contract.declarer)}`));
+    kids.push(h("div", { class: "scroll" }, naming ? trumpButtons() : null, concedeButton(v), undo));
   }
   bar.replaceChildren(...kids);
   bar.hidden = false;
@@ -347,6 +350,116 @@ function concedeButton(v) {
   return h("button", { class: "danger", type: "button", onclick: () => {
     if (confirm(`${nameOf(v.contract.declarer)} concedes the hand?`)) act("concede", {});
   } }, "Concede");
+}
+
+// -- entering what the camera would see (no camera, or one that cannot read the mat) ----------
+
+let entryChoice = null; // null: open whenever no camera reads the mat; else the person's choice
+const entryOpen = () => (entryChoice !== null ? entryChoice : !(state.camera && state.camera.watching));
+let sending = false;
+
+// One entry at a time: a second tap while the first is on its way is ignored, not sent twice.
+async function enter(path, body) {
+  if (sending) return null;
+  sending = true;
+  try { return await act(path, body); } finally { sending = false; }
+}
+
+function faces() {
+  return (state.entry && state.entry.faces) || ["S", "H", "D", "C"].flatMap((s) => RANKS.map((r) => `${r}${s}`));
+}
+const pickerClass = () => (faces().length === 20 ? "picker no-nines" : "picker");
+
+function renderEntry(v) {
+  const e = state.entry;
+  const due = e && (e.play || e.kitty || e.meld.length || e.bury || e.pass || e.gather || e.push);
+  if (!unlocked() || !v || !due) { fill("entry"); return; }
+  const open = entryOpen();
+  const cam = state.camera || {};
+  const head = h("div", { class: "entry-head" }, h("h2", {}, "Enter cards"),
+    h("button", { id: "entry-toggle", class: "ghost small", type: "button", "aria-expanded": String(open),
+      onclick: () => { entryChoice = !open; renderEntry(v); } }, open ? "hide" : "enter cards"));
+  const note = h("p", { class: "muted small" }, cam.watching ? "the camera reads the cards: enter one here only if it cannot" : cam.text);
+  if (!open) { fill("entry", head, note); return; }
+  const who = (s) => v.names[s];
+  const big = (id, text, path, body) => h("button", { id, class: "primary wide", type: "button", onclick: () => enter(path, body) }, text);
+  const kids = [head, note];
+  if (e.push) {
+    kids.push(h("p", {}, `${who(e.push.seat)} may keep the ${v.high_bid} (show the kitty or name trump) or push it to ${who(e.push.dealer)} at ${e.push.bid}`),
+      big("entry-push", `${who(e.push.seat)} pushes it to ${who(e.push.dealer)}`, "push", { seat: e.push.seat }));
+  }
+  if (e.kitty) {
+    kids.push(h("button", { id: "entry-kitty", class: "primary wide", type: "button", onclick: () => openPick({
+      title: `The kitty: ${e.kitty.count} cards`, count: e.kitty.count, done: "Kitty shown",
+      send: (cards) => ["kitty", { cards }] }) }, `Kitty turned up: pick its ${e.kitty.count} cards`));
+  }
+  if (e.bury) kids.push(big("entry-bury", `${who(e.bury.seat)} buried ${e.bury.count} face down`, "bury", { seat: e.bury.seat }));
+  if (e.pass) {
+    kids.push(big("entry-pass", `${who(e.pass.seat)} passed ${e.pass.count} to ${who(e.pass.to_seat)} face down`, "pass-cards",
+      { seat: e.pass.seat, to_seat: e.pass.to_seat }));
+  }
+  if (e.meld.length) {
+    kids.push(h("div", { class: "entry-meld" }, h("p", {}, "Meld: tap a seat to enter what it lays down"),
+      h("div", { class: "row" }, e.meld.map((s) => h("button", { class: v.meld[s] ? "" : "primary", type: "button", "data-meld-seat": s,
+        onclick: () => openPick({ title: `${who(s)}'s meld`, count: null, done: "Meld these", none: "No meld",
+          send: (cards) => ["meld", { seat: s, cards }] }) }, v.meld[s] ? `${who(s)} ✓ ${v.meld[s].total}` : `${who(s)}: meld…`)))));
+  }
+  if (e.gather) kids.push(big("entry-gather", "Trick gathered", "gather", {}));
+  if (e.play) kids.push(playPicker(v, e.play));
+  fill("entry", kids);
+}
+
+// The card a seat lays on the mat: one tap plays it.
+function playPicker(v, p) {
+  const t = v.trick && !v.trick.complete ? v.trick : null;
+  const before = v.phase === "meld" ? "then " : "";
+  return h("div", { id: "play-picker", "data-seat": p.seat },
+    h("p", { class: "entry-who" }, `${before}${v.names[p.seat]} ${p.lead ? "leads" : "plays"}`,
+      t ? [" to ", h("span", { class: "cards inline" }, t.cards.map((c) => card(c.card, { mini: true })))] : null),
+    h("div", { class: pickerClass() }, faces().map((f) => card(f, { onclick: () => enter("play", { seat: p.seat, card: f }) }))));
+}
+
+// Several cards (the kitty, a meld): tap to add a copy, tap a chosen card to take it out.
+let pick = null;
+function openPick(opts) {
+  pick = { ...opts, chosen: [] };
+  fill("pick-title", opts.title);
+  $("pick-grid").className = pickerClass();
+  fill("pick-grid", faces().map((f) => card(f, { onclick: () => pickAdd(f) })));
+  $("pick-none").hidden = !opts.none;
+  $("pick-none").textContent = opts.none || "";
+  renderPick("");
+  $("pick").showModal();
+}
+
+function pickAdd(f) {
+  const copies = (state.entry && state.entry.copies) || 2;
+  if (pick.chosen.filter((c) => c === f).length >= copies) { renderPick(`the deck has ${copies} of each card`); return; }
+  if (pick.count && pick.chosen.length >= pick.count) { renderPick(`that is ${pick.count} already: take one out first`); return; }
+  const order = faces();
+  pick.chosen.push(f);
+  pick.chosen.sort((a, b) => order.indexOf(a) - order.indexOf(b));
+  renderPick("");
+}
+
+function renderPick(error) {
+  fill("pick-chosen", pick.chosen.length ? pick.chosen.map((c, i) => card(c, { mini: true, onclick: () => { pick.chosen.splice(i, 1); renderPick(""); } }))
+    : h("span", { class: "muted" }, "no cards yet"));
+  for (const b of $("pick-grid").children) {
+    const n = pick.chosen.filter((c) => c === b.dataset.card).length;
+    if (n) b.dataset.count = `×${n}`; else delete b.dataset.count;
+  }
+  const done = $("pick-done");
+  done.textContent = pick.count ? `${pick.done} (${pick.chosen.length} of ${pick.count})` : `${pick.done} (${pick.chosen.length})`;
+  done.disabled = pick.count ? pick.chosen.length !== pick.count : !pick.chosen.length;
+  $("pick-error").textContent = error;
+}
+
+async function sendPick(cards) {
+  const [path, body] = pick.send(cards);
+  const reply = await enter(path, body);
+  if (reply && reply.error) $("pick-error").textContent = reply.error;
+  else if (reply) $("pick").close();
 }
 
 // -- talking to the server ------------------------------------------------------------------
@@ -380,10 +493,15 @@ function toast(text) {
   toastTimer = setTimeout(() => { t.hidden = true; }, 3500);
 }
 
+let fromStream = false;
 function apply(next, id) {
   // A state sent in an answer may be older than one the stream already gave: keep the newest.
-  if (id === null && state.game_id === next.game_id && next.number < state.number) return;
+  // At the same journal number the stream's is the fresher: it is built after the alerts have
+  // taken the event in (and after a dismissal), while the answer's may be built before.
+  if (id === null && state.game_id === next.game_id
+    && (next.number < state.number || (next.number === state.number && fromStream))) return;
   state = next;
+  fromStream = id !== null;
   if (id) lastId = id;
   render();
 }
@@ -484,7 +602,7 @@ function openFix(move) {
   $("fix-error").textContent = "";
   if (move.type === "CardPlayed") {
     fill("fix-title", `#${move.number}: ${nameOf(move.seat)} played `, ...rich(move.text ? move.text.split(" played ")[1] || "" : SYM[split(move.card).suit]), " — it was:");
-    body.push(h("div", { class: "picker" }, ["S", "H", "D", "C"].flatMap((s) => RANKS.map((r) => card(`${r}${s}`, { onclick: () => send({ card: `${r}${s}` }) })))));
+    body.push(h("div", { class: pickerClass() }, faces().map((f) => card(f, { onclick: () => send({ card: f }) }))));
   } else if (move.type === "BidMade") {
     fill("fix-title", `#${move.number}: ${move.text} — it was:`);
     const input = h("input", { type: "number", inputmode: "numeric", step: "10", value: (move.text.match(/\d+$/) || [""])[0] });
@@ -506,6 +624,8 @@ function init() {
   $("new-game-button").addEventListener("click", openNewGame);
   $("new-game-form").addEventListener("submit", startGame);
   $("ng-preset").addEventListener("change", seatsFor);
+  $("pick-done").addEventListener("click", () => sendPick(pick.chosen.slice()));
+  $("pick-none").addEventListener("click", () => sendPick([]));
   for (const b of document.querySelectorAll("[data-close]")) b.addEventListener("click", () => b.closest("dialog").close());
   render();
   connect();
