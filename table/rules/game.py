@@ -309,7 +309,9 @@ class Game(_State):
         except IllegalAction as exc:
             # report the position the event came to, not a step on the way
             raise IllegalAction(exc.reason, self.position()) from None
-        return tuple.__new__(Game, g[:-1] + (g[-1] + (event,),))  # `events` is the last field
+        values = list(g)
+        values[-1] += (event,)  # `events` is the last field
+        return tuple.__new__(Game, values)
 
     # -- the deal ---------------------------------------------------------------------------
 

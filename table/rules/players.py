@@ -114,6 +114,8 @@ class SimTable:
     def next_event(self, g: Game) -> Event:
         """What the table does next in position `g`."""
         p = g.phase
+        if p is Phase.PLAY:
+            return self._play(g)
         src = self.source
         if p in (Phase.DEAL, Phase.HAND_OVER):
             return self._next_deal(g)
