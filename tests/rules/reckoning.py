@@ -15,6 +15,7 @@ from table.rules import (
     HandResult,
     IllegalAction,
     Rank,
+    Renege,
     SimTable,
     Suit,
     legal_plays,
@@ -183,3 +184,17 @@ def inject_renege(rules_name: str, seed: int) -> tuple[Game, int, int, str] | No
         elif known.phase.value == "hand-over":
             pass
     return None
+
+
+def proven_renege(name: str, seed: int) -> tuple[Game, Renege] | None:
+    """Inject a renege (see inject_renege) and check it was refused with the seat's name and
+    proven on the hidden table: the hidden game at the hand's end and the proof."""
+    out = inject_renege(name, seed)
+    if out is None:
+        return None
+    g, seat, trick, refusal = out
+    assert refusal.startswith(g.names[seat])
+    proofs = [r for r in g.reneges if r.seat == seat and r.trick == trick]
+    assert proofs, f"seed {seed}: renege at trick {trick} by seat {seat} not proven: " \
+        f"{g.position()}"
+    return g, proofs[0]
