@@ -2,9 +2,11 @@
 
 `MatScene` is driven card by card: `place(card, seat, area)` lays a card (a hand slides it in
 over a few frames), `gather()` takes the trick, `hand_over(seat)` reaches a hand across,
-`bump()` knocks the camera, and `render()` returns the next camera frame. Cards are the real
-faces of a kdegames deck; the frame gets perspective, lighting gradients, glare, shadows, blur,
-noise and JPEG artefacts. All randomness comes from the generator it is given.
+`bump()` knocks the camera, and `render()` returns the next camera frame (or `capture()` now
+and `develop()` it in another thread). Cards are the real faces of a kdegames deck; the frame
+gets perspective, lighting gradients, glare, shadows, blur, noise and JPEG artefacts. Only what
+changed since the last frame is drawn again, with the same pixels as drawing it all afresh
+(`render_reference()`). All randomness comes from the generator it is given.
 """
 
 from __future__ import annotations
@@ -62,6 +64,21 @@ class Laid:
         return self.frames_left <= 0
 
 
+Box = tuple[int, int, int, int]  # x0, y0, x1, y1 in pixels, the end excluded
+_CardView = tuple[Card, float, float, float, np.ndarray]  # card, x, y, angle, face
+
+
+@dataclass(frozen=True)
+class Exposure:
+    """A frame as the lens saw it under the lamp, with the sensor's effects still to apply:
+    blur sigma, which noise pattern, JPEG quality (each None when off)."""
+
+    lit: np.ndarray
+    blur: float | None
+    noise: int | None
+    quality: int | None
+
+
 @dataclass
 class _Hand:
     seat: int
@@ -113,8 +130,15 @@ class MatScene:
         self._mat = draw_mat(self.layout, SCENE_PX_PER_MM)
         self.camera = _camera_homography(self.layout, self.size, self.effects, self.rng)
         self._light = self._lighting()
-        self._noise = [self.rng.normal(0, self.effects.noise, (self.size[1], self.size[0], 3))
-                       .astype(np.int16) for _ in range(3)] if self.effects.noise else []
+        self._noise = [_split_noise(self.rng.normal(0, self.effects.noise,
+                                                    (self.size[1], self.size[0], 3)))
+                       for _ in range(3)] if self.effects.noise else []
+        self._base = self._mat.copy()   # the mat with the laid cards drawn on it
+        self._work = self._mat.copy()   # the same with this frame's hands
+        self._drawn: list[tuple[_CardView, Box, np.ndarray]] = []  # with what lay under each
+        self._hand_boxes: list[Box] = []
+        self._maps: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._lit: np.ndarray | None = None   # the latest frame before the sensor's effects
 
     @classmethod
     def create(cls, layout: MatLayout, deck: str | dict[Card, np.ndarray],
@@ -214,19 +238,147 @@ class MatScene:
         return cv2.perspectiveTransform(pts.reshape(-1, 1, 2), self.camera).reshape(4, 2)
 
     # -- drawing ---------------------------------------------------------------------------
+    #
+    # A frame is made in two steps, like a camera's: `capture()` is what the lens sees under
+    # the lamp (the mat with its cards and hands, put in perspective and lit), `develop()` is
+    # the sensor's share (blur, noise, JPEG), which differs every frame and needs nothing of
+    # the scene, so it can run in another thread. `capture()` keeps the drawn mat and the lit
+    # frame and redraws only what changed since the last frame; `render_reference()` draws
+    # everything afresh, and gives the same pixels (tests/live/test_simulator.py).
 
     def render(self) -> np.ndarray:
         """The next camera frame (BGR), after which sliding cards and hands move on."""
+        return self.develop(self.capture())
+
+    def capture(self) -> Exposure:
+        """The next frame up to the sensor's effects; sliding cards and hands then move on."""
+        if self._maps is None or not np.array_equal(self._maps[0], self.camera):
+            self._maps = (self.camera.copy(), *self._warp_maps())
+            self._lit = None
+        changed = self._draw_cards_changed()
+        gone = self._hand_boxes  # last frame's hands
+        for x0, y0, x1, y1 in changed + gone:
+            self._work[y0:y1, x0:x1] = self._base[y0:y1, x0:x1]
+        self._hand_boxes = [self._draw_hand(self._work, hand) for hand in self.hands]
+        if self._lit is None:
+            self._lit = self._light_up(self._warp(self._work, None), None)
+        else:
+            rects = [self._frame_rect(box) for box in changed + gone + self._hand_boxes]
+            for rect in _merged([r for r in rects if r is not None]):
+                x0, y0, x1, y1 = rect
+                self._lit[y0:y1, x0:x1] = self._light_up(self._warp(self._work, rect), rect)
+        exposure = self._shutter(self._lit.copy())
+        self._advance()
+        return exposure
+
+    def render_reference(self) -> np.ndarray:
+        """The next frame drawn from scratch (what `render` must equal; slow)."""
+        if self._maps is None or not np.array_equal(self._maps[0], self.camera):
+            self._maps = (self.camera.copy(), *self._warp_maps())
         canvas = self._mat.copy()
         for item in self.laid:
-            self._draw_card(canvas, item)
+            self._draw_card(canvas, item, self._card_box(item))
         for hand in self.hands:
             self._draw_hand(canvas, hand)
-        frame = cv2.warpPerspective(canvas, self._scene_to_frame(), self.size,
-                                    flags=cv2.INTER_LINEAR, borderValue=(70, 70, 80))
-        frame = self._camera_effects(frame)
+        lit = self._light_up(self._warp(canvas, None), None)
+        exposure = self._shutter(lit)
         self._advance()
+        return self.develop(exposure, reference=True)
+
+    def develop(self, exposure: Exposure, reference: bool = False) -> np.ndarray:
+        """The sensor's share: blur, noise and JPEG artefacts (thread-safe)."""
+        frame = exposure.lit
+        if exposure.blur is not None:
+            frame = cv2.GaussianBlur(frame, (0, 0), exposure.blur)
+        if exposure.noise is not None:
+            up, down = self._noise[exposure.noise]
+            if reference:  # the plain way: signed noise, saturated
+                signed = up.astype(np.int16) - down.astype(np.int16)
+                frame = cv2.add(frame, signed, dtype=cv2.CV_8U)
+            else:  # the same sums in two saturating uint8 steps (each pixel is up or down)
+                frame = cv2.subtract(cv2.add(frame, up), down)
+        if exposure.quality is not None:
+            ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, exposure.quality])
+            decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+            frame = frame if decoded is None else np.asarray(decoded)
         return frame
+
+    def _shutter(self, lit: np.ndarray) -> Exposure:
+        """This frame's blur, noise pattern and JPEG quality."""
+        fx = self.effects
+        blur = float(self.rng.uniform(0.3, fx.blur)) if fx.blur else None
+        noise = int(self.rng.integers(len(self._noise))) if self._noise else None
+        quality = int(self.rng.integers(fx.jpeg_low, 95)) if fx.jpeg_low else None
+        return Exposure(lit, blur, noise, quality)
+
+    def _draw_cards_changed(self) -> list[Box]:
+        """Bring the drawn mat up to the laid cards: cards are drawn in order, so those after
+        the first difference are taken off (their patches put back) and drawn again."""
+        drawn = self._drawn
+        keep = 0
+        for item, (key, _, _) in zip(self.laid, drawn, strict=False):
+            if not _same_card_view(_card_view(item, self.faces), key):
+                break
+            keep += 1
+        changed: list[Box] = []
+        for _, box, patch in reversed(drawn[keep:]):
+            x0, y0, x1, y1 = box
+            self._base[y0:y1, x0:x1] = patch
+            changed.append(box)
+        del drawn[keep:]
+        for item in self.laid[keep:]:
+            box = self._card_box(item)
+            if box is None:
+                continue
+            x0, y0, x1, y1 = box
+            drawn.append((_card_view(item, self.faces), box, self._base[y0:y1, x0:x1].copy()))
+            self._draw_card(self._base, item, box)
+            changed.append(box)
+        return changed
+
+    def _frame_rect(self, box: Box) -> Box | None:
+        """The frame pixels a change in this box of the drawn mat can reach."""
+        x0, y0, x1, y1 = box
+        pts = np.array([[x0 - 2, y0 - 2], [x1 + 2, y0 - 2], [x1 + 2, y1 + 2], [x0 - 2, y1 + 2]],
+                       np.float64).reshape(-1, 1, 2)
+        out = cv2.perspectiveTransform(pts, self._scene_to_frame()).reshape(4, 2)
+        fx0, fy0 = np.floor(out.min(axis=0)).astype(int) - 2
+        fx1, fy1 = np.ceil(out.max(axis=0)).astype(int) + 3
+        fx0, fy0 = max(0, int(fx0)), max(0, int(fy0))
+        fx1, fy1 = min(self.size[0], int(fx1)), min(self.size[1], int(fy1))
+        return (fx0, fy0, fx1, fy1) if fx1 > fx0 and fy1 > fy0 else None
+
+    def _warp_maps(self) -> tuple[np.ndarray, np.ndarray]:
+        """For each frame pixel, where on the drawn mat it looks (fixed point, for remap)."""
+        inv = np.linalg.inv(self._scene_to_frame()).astype(np.float32)
+        w, h = self.size
+        xs = np.arange(w, dtype=np.float32)[None, :]
+        ys = np.arange(h, dtype=np.float32)[:, None]
+        den = inv[2, 0] * xs + inv[2, 1] * ys + inv[2, 2]
+        mx = (inv[0, 0] * xs + inv[0, 1] * ys + inv[0, 2]) / den
+        my = (inv[1, 0] * xs + inv[1, 1] * ys + inv[1, 2]) / den
+        map1, map2 = cv2.convertMaps(mx, my, cv2.CV_16SC2)
+        return map1, map2
+
+    def _warp(self, canvas: np.ndarray, rect: Box | None) -> np.ndarray:
+        """The drawn mat seen by the camera: the whole frame, or one rectangle of it."""
+        assert self._maps is not None
+        _, map1, map2 = self._maps
+        if rect is not None:
+            x0, y0, x1, y1 = rect
+            map1, map2 = map1[y0:y1, x0:x1], map2[y0:y1, x0:x1]
+        return cv2.remap(canvas, map1, map2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                         borderValue=(70, 70, 80))
+
+    def _light_up(self, frame: np.ndarray, rect: Box | None) -> np.ndarray:
+        """The lamp's uneven, warm light and its glare (pixel by pixel)."""
+        if self._light is None:
+            return frame
+        gain, glare = self._light
+        if rect is not None:
+            x0, y0, x1, y1 = rect
+            gain, glare = gain[y0:y1, x0:x1], glare[y0:y1, x0:x1]
+        return cv2.add(cv2.multiply(frame.astype(np.float32), gain), glare, dtype=cv2.CV_8U)
 
     def _scene_to_frame(self) -> np.ndarray:
         s = np.diag([1 / SCENE_PX_PER_MM, 1 / SCENE_PX_PER_MM, 1.0])
@@ -244,21 +396,26 @@ class MatScene:
             hand.frames_left -= 1
         self.hands = [h for h in self.hands if h.frames_left > 0]
 
-    def _draw_card(self, canvas: np.ndarray, item: Laid) -> None:
+    def _card_box(self, item: Laid) -> Box | None:
+        """The part of the drawn mat a card (with its shadow) covers."""
+        s = SCENE_PX_PER_MM
+        scale = self.layout.card[0] * s / FACE_WIDTH
+        r = int(math.hypot(FACE_WIDTH, FACE_HEIGHT) * scale / 2) + 8
+        h, w = self._mat.shape[:2]
+        x0, y0 = max(0, int(item.x * s) - r), max(0, int(item.y * s) - r)
+        x1, y1 = min(w, int(item.x * s) + r), min(h, int(item.y * s) + r)
+        return (x0, y0, x1, y1) if x1 > x0 and y1 > y0 else None
+
+    def _draw_card(self, canvas: np.ndarray, item: Laid, box: Box | None) -> None:
+        if box is None:
+            return
+        x0, y0, x1, y1 = box
         face = self.faces[item.card]
         s = SCENE_PX_PER_MM
         scale = self.layout.card[0] * s / FACE_WIDTH
         m = cv2.getRotationMatrix2D((FACE_WIDTH / 2, FACE_HEIGHT / 2), -item.angle, scale)
-        m[0, 2] += item.x * s - FACE_WIDTH / 2
-        m[1, 2] += item.y * s - FACE_HEIGHT / 2
-        r = int(math.hypot(FACE_WIDTH, FACE_HEIGHT) * scale / 2) + 8
-        x0, y0 = max(0, int(item.x * s) - r), max(0, int(item.y * s) - r)
-        x1 = min(canvas.shape[1], int(item.x * s) + r)
-        y1 = min(canvas.shape[0], int(item.y * s) + r)
-        if x1 <= x0 or y1 <= y0:
-            return
-        m[0, 2] -= x0
-        m[1, 2] -= y0
+        m[0, 2] += item.x * s - FACE_WIDTH / 2 - x0
+        m[1, 2] += item.y * s - FACE_HEIGHT / 2 - y0
         warped = cv2.warpAffine(face, m, (x1 - x0, y1 - y0), flags=cv2.INTER_AREA,
                                 borderValue=(0, 0, 0, 0))
         alpha = warped[:, :, 3:4].astype(np.float32) / 255.0
@@ -271,10 +428,18 @@ class MatScene:
             roi[:] = (roi * (1 - self.effects.shadow * shadow)).astype(np.uint8)
         roi[:] = (warped[:, :, :3] * alpha + roi * (1 - alpha)).astype(np.uint8)
 
-    def _draw_hand(self, canvas: np.ndarray, hand: _Hand) -> None:
+    def _draw_hand(self, canvas: np.ndarray, hand: _Hand) -> Box:
+        """Draw an arm and hand with its soft shadow; returns the part of the canvas drawn on."""
         s = SCENE_PX_PER_MM
         ex, ey = self._edge_point(hand.seat, hand.x, hand.y)
         tip = (int(hand.x * s), int(hand.y * s))
+        arm_w, palm = int(80 * s), (int(48 * s), int(58 * s))
+        start = (int(ex * s), int(ey * s))
+        reach = arm_w // 2 + 3
+        boxes = [(min(start[0], tip[0]) - reach, min(start[1], tip[1]) - reach,
+                  max(start[0], tip[0]) + reach + 1, max(start[1], tip[1]) + reach + 1),
+                 (tip[0] - palm[1] - 3, tip[1] - palm[1] - 3, tip[0] + palm[1] + 4,
+                  tip[1] + palm[1] + 4)]
         if self.effects.shadow:
             q = 8  # the shadow is soft: draw and blur it at an eighth of the size
             shade = np.zeros((canvas.shape[0] // q, canvas.shape[1] // q), np.uint8)
@@ -284,13 +449,23 @@ class MatScene:
             cv2.circle(shade, (int((tip[0] + o) / q), int((tip[1] + o) / q)), int(50 * s / q),
                        255, -1)
             shade = cv2.GaussianBlur(shade, (0, 0), 12 * s / q)
-            shade_f = cv2.resize(shade, (canvas.shape[1], canvas.shape[0])).astype(np.float32)
-            factor = cv2.merge([1.0 - self.effects.shadow * shade_f / 255.0] * 3)
-            canvas[:] = cv2.multiply(canvas.astype(np.float32), factor, dtype=cv2.CV_8U)
+            full = cv2.resize(shade, (canvas.shape[1], canvas.shape[0]))
+            x, y, w, h = cv2.boundingRect(full)  # elsewhere the shadow's factor is exactly 1
+            if w and h:
+                shade_f = full[y:y + h, x:x + w].astype(np.float32)
+                factor = cv2.merge([1.0 - self.effects.shadow * shade_f / 255.0] * 3)
+                roi = canvas[y:y + h, x:x + w]
+                roi[:] = cv2.multiply(roi.astype(np.float32), factor, dtype=cv2.CV_8U)
+                boxes.append((x, y, x + w, y + h))
         sleeve = tuple(int(v) for v in self.rng.integers(40, 200, 3))
-        cv2.line(canvas, (int(ex * s), int(ey * s)), tip, sleeve, int(80 * s), cv2.LINE_AA)
-        cv2.ellipse(canvas, tip, (int(48 * s), int(58 * s)), float(self.rng.uniform(0, 180)),
-                    0, 360, hand.tone, -1, cv2.LINE_AA)
+        cv2.line(canvas, start, tip, sleeve, arm_w, cv2.LINE_AA)
+        cv2.ellipse(canvas, tip, palm, float(self.rng.uniform(0, 180)), 0, 360, hand.tone, -1,
+                    cv2.LINE_AA)
+        ch, cw = canvas.shape[:2]
+        x0 = max(0, min(b[0] for b in boxes))
+        y0 = max(0, min(b[1] for b in boxes))
+        return (x0, y0, max(x0, min(cw, max(b[2] for b in boxes))),
+                max(y0, min(ch, max(b[3] for b in boxes))))
 
     def _lighting(self) -> tuple[np.ndarray, np.ndarray] | None:
         """Per-pixel gain (a lamp off to one side, warm) and added glare, fixed per scene."""
@@ -311,23 +486,36 @@ class MatScene:
                            (w, h))
         return np.ascontiguousarray(gain), np.repeat(glare[:, :, None], 3, axis=2)
 
-    def _camera_effects(self, frame: np.ndarray) -> np.ndarray:
-        fx = self.effects
-        if self._light is not None:
-            gain, glare = self._light
-            frame = cv2.add(cv2.multiply(frame.astype(np.float32), gain), glare,
-                            dtype=cv2.CV_8U)
-        if fx.blur:
-            frame = cv2.GaussianBlur(frame, (0, 0), self.rng.uniform(0.3, fx.blur))
-        if self._noise:
-            noise = self._noise[int(self.rng.integers(len(self._noise)))]
-            frame = cv2.add(frame, noise, dtype=cv2.CV_8U)
-        if fx.jpeg_low:
-            quality = int(self.rng.integers(fx.jpeg_low, 95))
-            ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])
-            decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
-            frame = frame if decoded is None else np.asarray(decoded)
-        return frame
+
+def _split_noise(noise: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sensor noise (whole levels, as the plain int16 sum would take it) as its upward and its
+    downward part, each uint8."""
+    levels = np.clip(noise.astype(np.int16), -255, 255)
+    return np.clip(levels, 0, 255).astype(np.uint8), np.clip(-levels, 0, 255).astype(np.uint8)
+
+
+def _merged(rects: list[Box]) -> list[Box]:
+    """Overlapping rectangles joined (a hand moving on covers much of where it was)."""
+    out: list[Box] = []
+    for rect in rects:
+        while True:
+            other = next((o for o in out if o[0] < rect[2] and rect[0] < o[2]
+                          and o[1] < rect[3] and rect[1] < o[3]), None)
+            if other is None:
+                break
+            out.remove(other)
+            rect = (min(rect[0], other[0]), min(rect[1], other[1]), max(rect[2], other[2]),
+                    max(rect[3], other[3]))
+        out.append(rect)
+    return out
+
+
+def _card_view(item: Laid, faces: dict[Card, np.ndarray]) -> _CardView:
+    return (item.card, item.x, item.y, item.angle, faces[item.card])
+
+
+def _same_card_view(a: _CardView, b: _CardView) -> bool:
+    return a[:4] == b[:4] and a[4] is b[4]
 
 
 def _card_outline(x: float, y: float, angle: float, card: tuple[float, float]) -> np.ndarray:

@@ -21,13 +21,16 @@ rules would refuse the renege outright if they knew the hands).
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
 import queue
 import random
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -157,18 +160,30 @@ class Fingers:
 
 @dataclass
 class Pacing:
-    """Live pacing (`speed` times as fast as a real table), or none at all (headless)."""
+    """Live pacing (`speed` times as fast as a real table), or none at all (headless); `fps`
+    paces the camera alone, like a real one (the benchmark's headless table)."""
 
     headless: bool
     speed: float = 1.0
+    fps: float | None = None
 
     def think(self) -> None:
         if not self.headless:
             time.sleep(THINK_S / self.speed)
 
     def frame(self, started: float) -> None:
-        if not self.headless:
-            time.sleep(max(0.0, FRAME_S / self.speed - (time.monotonic() - started)))
+        interval = 1.0 / self.fps if self.fps else None if self.headless else \
+            FRAME_S / self.speed
+        if interval is not None:
+            time.sleep(max(0.0, interval - (time.monotonic() - started)))
+
+
+def _behind_the_table() -> None:
+    """Run this thread (the simulated camera's sensor work) after the table's own threads when
+    the CPU is short: a real camera's sensor takes none of the table's CPU (Linux: a thread's
+    own nice value)."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
 
 
 def _key(event: Event, loose: bool = False) -> tuple[Any, ...]:
@@ -238,6 +253,11 @@ class SimulatedPlayers:
         self._watch_still: list[tuple[Any, int]] = []
         self._before: dict[int, list[Card]] = {}
         self._backlog: list[Outcome] = []  # outcomes that came before they were awaited
+        # The camera's sensor work (blur, noise, JPEG) is done in its own thread while the
+        # table reads the frame before: a frame reaches the table one frame after it is taken.
+        self._darkroom = ThreadPoolExecutor(1, thread_name_prefix="sim-camera",
+                                            initializer=_behind_the_table)
+        self._developing: Future[np.ndarray] | None = None
 
     # -- the game loop ----------------------------------------------------------------------
 
@@ -253,6 +273,7 @@ class SimulatedPlayers:
             pass
         finally:
             self._unsubscribe()
+            self._darkroom.shutdown(wait=True, cancel_futures=True)
 
     def _finished(self) -> bool:
         g = self._shadow
@@ -567,7 +588,10 @@ class SimulatedPlayers:
                 self._watch_still.remove((item, seat))
                 if self.on_still is not None:
                     self.on_still(item.card, seat, time.time())
-        self.feed.process(self.scene.render())
+        developing = self._darkroom.submit(self.scene.develop, self.scene.capture())
+        if self._developing is not None:
+            self.feed.process(self._developing.result())
+        self._developing = developing
         self.frames += 1
         self.pacing.frame(started)
 

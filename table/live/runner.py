@@ -51,6 +51,7 @@ class RunOptions:
     headless: bool = False
     mistakes: bool = True
     sim_frame: tuple[int, int] = (1920, 1080)
+    sim_fps: float | None = None   # pace the simulated camera alone (headless benchmark)
     deck: str = "svg-standard"
 
 
@@ -118,6 +119,9 @@ class RunningTable:
     def _start(self) -> None:
         from web_ui.pin import new_pin
 
+        from .blas import one_blas_thread
+
+        one_blas_thread()
         opts = self.options
         self.pin = (opts.pin or new_pin()).strip()
         if not self.pin.isdigit() or not 4 <= len(self.pin) <= 12:
@@ -261,7 +265,7 @@ class RunningTable:
         self.players = SimulatedPlayers(
             self.session, self.feed, self.scene, Fingers(presser, board, phone), phone,
             seed=self.options.seed, hands=self.options.hands,
-            pacing=Pacing(self.options.headless, self.options.speed),
+            pacing=Pacing(self.options.headless, self.options.speed, self.options.sim_fps),
             mistakes_on=self.options.mistakes)
         self._demo = threading.Thread(target=self._play, name="simulated-players", daemon=True)
         self._demo.start()

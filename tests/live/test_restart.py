@@ -1,5 +1,7 @@
 """The running table killed mid-hand (SIGKILL) and started again: the page shows the game as
-the journal left it, and the simulated players play the hand on to its end."""
+the journal left it, and the simulated players play the hand on to its end, deliberate mistakes
+and all (before the kill a press out of turn; after it a renege, a smudged card, a knocked
+camera), each caught."""
 
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from .helpers import PIN
 
 COMMAND = ["-m", "table.cli", "run", "--headless", "--port", "0", "--host", "127.0.0.1",
            "--pin", PIN, "--preset", "bison", "--option", "target=300", "--hands", "1",
-           "--sim-frame", "1280x720", "--seed", "5", "--no-mistakes"]
+           "--sim-frame", "1280x720", "--seed", "5"]
 
 
 def _line(stream: IO[str], starts: str, timeout: float = 60) -> str:
@@ -78,6 +80,7 @@ def test_killed_mid_hand_the_table_goes_on_where_it_stood(tmp_path: Path) -> Non
         first.wait()
     entries, position, hand = _journal(db)
     assert ": " in position and hand == 1
+    assert any(not accepted for _, accepted, _ in entries)  # the press out of turn, refused
 
     second = _start(db)
     try:
@@ -90,7 +93,12 @@ def test_killed_mid_hand_the_table_goes_on_where_it_stood(tmp_path: Path) -> Non
         assert [(e["number"], e["accepted"], e["event"]["type"])
                 for e in history][:len(entries)] == entries
         code = second.wait(200)
-        assert code == 0, second.stdout.read()
+        said = second.stdout.read()
+        assert code == 0, said
+        mistakes = [line for line in said.splitlines() if line.startswith("mistake (")]
+        kinds = {line.split()[1].strip("(,") for line in mistakes}
+        assert {"renege", "unreadable", "bumped"} <= kinds, said
+        assert all(": caught;" in line for line in mistakes), said
     finally:
         if second.poll() is None:
             second.kill()
