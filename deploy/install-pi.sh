@@ -17,7 +17,7 @@ SERVICE_USER=pinochle
 SERVICE_GROUPS=(gpio video dialout)        # GPIO chips, the camera, the serial board
 UNIT=pinochle-table.service
 UDEV_RULE=99-pinochle-board.rules
-APT_PACKAGES=(python3-picamera2 python3-opencv python3-numpy python3-pil python3-lgpio
+APT_PACKAGES=(python3-picamera2 python3-opencv python3-numpy python3-pil python3-lgpio python3-threadpoolctl
               python3-venv rsync)
 EXTRA_PIP=(mpremote)                       # flashes the board (deploy/flash-board.sh)
 
