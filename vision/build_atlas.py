@@ -12,7 +12,9 @@ import numpy as np
 from table.rules import Card
 
 from .faces import FACE_HEIGHT, FACE_WIDTH, flatten, load_deck, usable_decks
-from .profile import ATLAS, DeckProfile
+from .index import to_portrait
+from .profile import ATLAS, MIDDLES, DeckProfile, save_middles
+from .templates import card_middle
 
 
 def profile_from_decks(decks: Iterable[str], cache_dir: Path | None = None,
@@ -24,6 +26,17 @@ def profile_from_decks(decks: Iterable[str], cache_dir: Path | None = None,
             images.setdefault(card, []).append(flatten(face))
     assert all(img.shape[:2] == (FACE_HEIGHT, FACE_WIDTH) for v in images.values() for img in v)
     return DeckProfile.from_cards(name, images)
+
+
+def middles_from_decks(decks: Iterable[str], cache_dir: Path | None = None
+                       ) -> tuple[np.ndarray, np.ndarray]:
+    """The middle of every face of the given kdegames decks, and the card of each."""
+    middles, cards = [], []
+    for deck in decks:
+        for card, face in load_deck(deck, cache_dir).items():
+            middles.append(card_middle(to_portrait(flatten(face))))
+            cards.append(card.index)
+    return np.stack(middles), np.array(cards)
 
 
 def readable_decks(cache_dir: Path | None = None) -> list[str]:
@@ -42,6 +55,7 @@ def main() -> int:
         return 1
     ATLAS.parent.mkdir(parents=True, exist_ok=True)
     profile_from_decks(decks).save(ATLAS)
+    save_middles(*middles_from_decks(decks), MIDDLES)
     print(f"wrote {ATLAS} from {len(decks)} decks: {', '.join(decks)}")
     return 0
 

@@ -1,9 +1,11 @@
 """Finding cards in a frame: `find_cards(frame, deck=None) -> list[Detection]`.
 
-Cards are the bright, colourless shapes on a darker or coloured surface. The frame is searched
-at half size; each outline is checked for a card's shape, its sides are fitted as straight
-lines (so rounded corners do not pull the corners in), and cards that touch or overlap a
-little are pulled apart by eroding the shape until it falls into card-sized pieces.
+Cards are the bright, colourless shapes on a darker or coloured surface. A large frame is
+searched at half size; each outline is checked for a card's shape, its sides are fitted as
+straight lines (so rounded corners do not pull the corners in). Cards that touch or overlap a
+little are pulled apart by eroding the shape until it falls into card-sized pieces, or, where
+their edges touch along a stretch, by cutting it at its deepest notch; a card whose white fell
+apart into pieces (a court picture reaching its edge) is put back together.
 """
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ from .reading import Reading, identify
 
 CARD_ASPECT = 63.0 / 88.0
 ASPECT_RANGE = (0.58, 0.86)
-WORK_WIDTH = 960   # frames wider than this are searched at half size
+# Frames wider than this are searched at half size. Not 720p: halved, its meld cards lie so
+# close that the gaps between them close.
+WORK_WIDTH = 1280
 SIZE_TOLERANCE = 0.2  # when the card size is known, a quad this far off it is not one card
 EDGE_GROW = 1.5    # px: a card's edge pixels blend with the table, so the white outline is small
 
@@ -144,23 +148,99 @@ def _quad_of(contour: np.ndarray, card_px: tuple[float, float] | None) -> np.nda
 def _split(blob: np.ndarray, card_area: float,
            card_px: tuple[float, float] | None) -> list[np.ndarray]:
     """Cards touching or overlapping a little: erode the blob until it comes apart into
-    card-sized pieces, then grow each piece's rectangle back by what was eroded."""
+    card-sized cores, give every pixel of the blob to the nearest core, and fit each share
+    as one card (so a corner where two cards touch goes to both halves fairly)."""
     for k in (5, 9, 13, 19, 25):
         eroded = cv2.erode(blob, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
         count, labels, stats, _ = cv2.connectedComponentsWithStats(eroded)
         pieces = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] > 0.3 * card_area]
-        if len(pieces) >= 2:
-            quads = []
-            for i in pieces:
-                ys, xs = np.nonzero(labels == i)
-                (cx, cy), (w, h), angle = cv2.minAreaRect(
-                    np.column_stack([xs, ys]).astype(np.float32))
-                box = cv2.boxPoints(((cx, cy), (w + k - 1, h + k - 1), angle))
-                quad = order_corners(box)
-                if _card_shaped(quad, card_px):
-                    quads.append(quad)
+        if len(pieces) < 2:
+            continue
+        cores = np.isin(labels, pieces)
+        _, nearest = cv2.distanceTransformWithLabels(
+            np.where(cores, 0, 255).astype(np.uint8), cv2.DIST_L2, 5,
+            labelType=cv2.DIST_LABEL_CCOMP)
+        quads = []
+        for i in pieces:
+            own = nearest[labels == i][0]
+            share = ((nearest == own) & (blob > 0)).astype(np.uint8) * 255
+            share = cv2.morphologyEx(share, cv2.MORPH_OPEN, _KERNEL3)
+            contours, _ = cv2.findContours(share, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+            if not contours:
+                continue
+            quad = _quad_of(max(contours, key=cv2.contourArea), card_px)
+            if quad is not None and cv2.contourArea(quad) < 1.4 * card_area:
+                quads.append(quad)
+        return quads
+    return _cut(blob, card_area, card_px)
+
+
+def _cut(blob: np.ndarray, card_area: float,
+         card_px: tuple[float, float] | None) -> list[np.ndarray]:
+    """Cards side by side whose edges touch along a stretch, so that eroding never parts
+    them: cut the blob across its length at its deepest notch, and again in each part."""
+    contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return []
+    contour = max(contours, key=cv2.contourArea)
+    area = cv2.contourArea(contour)
+    if area < 1.5 * card_area:
+        quad = _quad_of(contour, card_px)
+        return [] if quad is None else [quad]
+    defects = cv2.convexityDefects(contour, cv2.convexHull(contour, returnPoints=False))
+    if defects is None:
+        return []
+    box = order_corners(cv2.boxPoints(cv2.minAreaRect(contour)))
+    across = (box[1] - box[0]) / max(float(np.linalg.norm(box[1] - box[0])), 1e-3)
+    reach = float(np.linalg.norm(box[1] - box[0])) + 4
+    for _, _, far, depth in sorted(defects.reshape(-1, 4).tolist(), key=lambda d: -d[3])[:3]:
+        if depth < 2.5 * 256:
+            break
+        point = contour[int(far), 0].astype(np.float32)
+        cut = blob.copy()
+        ends = [tuple(int(v) for v in np.round(point + t * reach * across)) for t in (-1, 1)]
+        cv2.line(cut, ends[0], ends[1], 0, 2)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(cut)
+        parts = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] > 0.5 * card_area]
+        if len(parts) < 2:
+            continue
+        quads: list[np.ndarray] = []
+        for i in parts:
+            quads += _cut(np.where(labels == i, 255, 0).astype(np.uint8), card_area, card_px)
+        if len(quads) >= len(parts):
             return quads
     return []
+
+
+def _joined(pieces: list[tuple[float, np.ndarray]], card_area: float,
+            card_px: tuple[float, float] | None) -> list[np.ndarray]:
+    """Cards whose white came apart into pieces (a court card's picture reaching its edges,
+    a dim corner of the lamp): pieces that lie close and together make one card's shape."""
+    quads: list[np.ndarray] = []
+    pieces = sorted(pieces, key=lambda p: -p[0])
+    used = [False] * len(pieces)
+    centres = [c.reshape(-1, 2).mean(axis=0) for _, c in pieces]
+    reach = 1.3 * float(np.sqrt(card_area))
+    for i, (area, contour) in enumerate(pieces):
+        if used[i] or area > 1.1 * card_area:
+            continue
+        group = [contour]
+        for j in range(i + 1, len(pieces)):
+            if not used[j] and np.linalg.norm(centres[j] - centres[i]) < reach:
+                group.append(pieces[j][1])
+                points = np.concatenate(group)
+                if cv2.contourArea(cv2.convexHull(points)) > 1.25 * card_area:
+                    group.pop()
+                    continue
+                used[j] = True
+        if len(group) < 2:
+            continue
+        points = np.concatenate(group)
+        quad = _quad_of(cv2.convexHull(points), card_px)
+        if quad is not None and 0.75 * card_area < cv2.contourArea(quad) < 1.25 * card_area:
+            quads.append(quad)
+            used[i] = True
+    return quads
 
 
 def card_outlines(frame: np.ndarray, min_area_share: float = 0.002) -> list[np.ndarray]:
@@ -178,9 +258,14 @@ def outlines_in_mask(mask: np.ndarray, scale: float, min_area_share: float = 0.0
     quads: list[np.ndarray] = []
     left_over = []
     found = []
+    pieces = []
     for contour in contours:
-        area = cv2.contourArea(contour)
+        # The hull's area: a court card's white may be only a thin frame round its picture,
+        # and where a dim corner of the lamp breaks that frame, the outline is a "C".
+        area = cv2.contourArea(cv2.convexHull(contour))
         if area < min_area:
+            if area > min_area / 4:
+                pieces.append((area, contour))
             continue
         quad = _quad_of(contour, known)
         if quad is not None:
@@ -192,18 +277,22 @@ def outlines_in_mask(mask: np.ndarray, scale: float, min_area_share: float = 0.0
     # big card): judge "bigger" by the size of most cards found.
     areas = [cv2.contourArea(q) for q in quads]
     card_area = float(np.median(areas)) if quads else 4 * min_area
+    if known is not None:
+        card_area = known[0] * known[1]
     if known is None and len(quads) >= 3:
         left_over += [(a, c) for a, q, c in zip(areas, quads, found, strict=True)
                       if a > 1.6 * card_area]
         quads = [q for a, q in zip(areas, quads, strict=True) if a <= 1.6 * card_area]
     for area, contour in left_over:
         if area < 1.5 * card_area:
+            pieces.append((area, contour))
             continue
         x, y, w, h = cv2.boundingRect(contour)
         blob = np.zeros((h + 2, w + 2), np.uint8)
         cv2.drawContours(blob, [contour], -1, 255, -1, offset=(1 - x, 1 - y))
         quads += [q + np.array([x - 1, y - 1], np.float32)
                   for q in _split(blob, card_area, known)]
+    quads += _joined(pieces, card_area, known)
     return [grow(((q + 0.5) / scale - 0.5).astype(np.float32), EDGE_GROW) for q in quads]
 
 

@@ -11,6 +11,9 @@ import numpy as np
 CARD_MM = (63.0, 88.0)   # a poker-size card, short side first
 MAT_GREEN = (50, 92, 32)  # BGR: a dark felt green that white cards stand out on
 ZONE_GOLD = (40, 170, 210)  # BGR: saturated, so no zone line is ever taken for a card
+# Labels are dark: thin gold letters under a lamp's glare, their colour smeared by the camera's
+# JPEG, look as white as a card and grow onto the outline of a card lying beside them.
+LABEL_DARK = (20, 42, 12)
 MARKER_MM = 48.0   # the black square of each ArUco marker
 QUIET_MM = 8.0     # white margin around it
 SEAT_NAMES = {3: ("South", "West", "East"), 4: ("South", "West", "North", "East")}
@@ -75,21 +78,30 @@ class MatLayout:
 
 
 def mat_layout(seats: int) -> MatLayout:
-    """The mat for 3 seats (800 x 540 mm) or 4 seats (800 x 600 mm)."""
+    """The mat for 3 seats (1000 x 540 mm) or 4 seats (1000 x 600 mm).
+
+    A meld can be eight cards or more. South's and North's meld areas run the width of the
+    mat between the markers: eleven cards side by side. West's and East's lie beside the play
+    spots, wide enough for two columns of four cards turned to face them. A 16:9 camera sees
+    the wide mat at the same millimetres per pixel as a 4:3 one of 800 mm, since the height
+    limits it."""
     if seats not in SEAT_NAMES:
         raise ValueError(f"a mat has 3 or 4 seats, not {seats}")
-    width = 800.0
+    width = 1000.0
     height = 600.0 if seats == 4 else 540.0
-    cy = 300.0 if seats == 4 else 250.0  # the centre of the kitty area
-    south = [Zone("play", 0, 340, cy + 60, 460, cy + 170),
-             Zone("meld", 0, 140, cy + 180, 660, height - 10)]
-    west = [Zone("play", 1, 160, cy - 60, 275, cy + 60),
-            Zone("meld", 1, 10, cy - 170 if seats == 4 else 80, 150, cy + 170)]
-    east = [Zone("play", seats - 1, 525, cy - 60, 640, cy + 60),
-            Zone("meld", seats - 1, 650, cy - 170 if seats == 4 else 80, 790, cy + 170)]
-    north = [Zone("play", 2, 340, cy - 170, 460, cy - 60),
-             Zone("meld", 2, 140, 10, 660, cy - 180)] if seats == 4 else []
-    kitty = [Zone("kitty", None, 280, cy - 55, 520, cy + 55)]
+    cx, cy = width / 2, (300.0 if seats == 4 else 250.0)   # the middle of the kitty area
+    corner = QUIET_MM * 3 + MARKER_MM    # the markers' squares, quiet zones included
+    side_top = cy - 170 if seats == 4 else corner + 8
+    south = [Zone("play", 0, cx - 60, cy + 60, cx + 60, cy + 170),
+             Zone("meld", 0, corner + 8, cy + 180, width - corner - 8, height - 10)]
+    west = [Zone("play", 1, cx - 240, cy - 60, cx - 125, cy + 60),
+            Zone("meld", 1, 10.0, side_top, 220.0, cy + 170)]
+    east = [Zone("play", seats - 1, cx + 125, cy - 60, cx + 240, cy + 60),
+            Zone("meld", seats - 1, width - 220, side_top, width - 10, cy + 170)]
+    north = [Zone("play", 2, cx - 60, cy - 170, cx + 60, cy - 60),
+             Zone("meld", 2, corner + 8, 10.0, width - corner - 8, cy - 180)] \
+        if seats == 4 else []
+    kitty = [Zone("kitty", None, cx - 120, cy - 55, cx + 120, cy + 55)]
     m = QUIET_MM * 2
     far_x, far_y = width - m - MARKER_MM, height - m - MARKER_MM
     markers = (Marker(0, m, m), Marker(1, far_x, m), Marker(2, far_x, far_y), Marker(3, m, far_y))
@@ -116,7 +128,7 @@ def draw_mat(layout: MatLayout, px_per_mm: float) -> np.ndarray:
         text = "kitty" if zone.seat is None else f"{layout.seat_name(zone.seat)} {zone.area}"
         scale = 0.25 * px_per_mm
         cv2.putText(image, text, (px(zone.x0 + 3), px(zone.y1 - 4)), cv2.FONT_HERSHEY_SIMPLEX,
-                    scale, ZONE_GOLD, max(1, round(0.5 * px_per_mm)), cv2.LINE_AA)
+                    scale, LABEL_DARK, max(1, round(0.5 * px_per_mm)), cv2.LINE_AA)
     for marker in layout.markers:
         q = QUIET_MM
         cv2.rectangle(image, (px(marker.x - q), px(marker.y - q)),

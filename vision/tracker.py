@@ -16,7 +16,7 @@ import numpy as np
 from table.rules import Card, CardPlayed, Event, KittyShown, MeldShown, TrickGathered
 
 from .calibration import Calibration, CalibrationError, calibrate, marker_offset
-from .detect import card_mask, outlines_in_mask, shrink, straighten, work_scale
+from .detect import WORK_WIDTH, card_mask, outlines_in_mask, shrink, straighten, work_scale
 from .hands import MIN_HAND_MM2, hand_mask, mat_region
 from .mat import Zone
 from .profile import DeckProfile
@@ -81,6 +81,8 @@ class Tracker:
     moved_mm: float = 4.0       # marker offset that counts as a moved camera or mat
     match_mm: float = 15.0      # a card found this close to a known one is that card
     moving_mm: float = 2.5      # a card that shifted more than this is still being placed
+    forget_frames: int = 10     # frames an unread card (asked about) may be gone before
+    #                             it is forgotten: the next card there is then a new one
     tracks: list[_Track] = field(default_factory=list)
     frame_number: int = 0
     paused: bool = False
@@ -93,7 +95,7 @@ class Tracker:
 
     def _prepare(self) -> None:
         cal = self.calibration
-        self._scale = 0.5 if cal.frame_size[0] > 960 else 1.0
+        self._scale = 0.5 if cal.frame_size[0] > WORK_WIDTH else 1.0
         self._region = mat_region(cal, self._scale)
         self._min_hand_px = MIN_HAND_MM2 * (cal.px_per_mm * self._scale) ** 2
         self._play_mask = np.zeros_like(self._region)
@@ -131,6 +133,21 @@ class Tracker:
         out += self._settled_groups(hands, now)
         out += self._gathered(hands, now)
         return out
+
+    def confirm(self, card: Card, seat: int | None, area: str = "play") -> bool:
+        """The table settled a card this tracker asked about (`CardUnsure`): the unread card
+        in that seat's `area` is `card` from now on (no event: the table has it already).
+        False when no such card is waiting."""
+        waiting = [t for t in self.tracks if t.card is None and t.unsure_sent
+                   and t.zone is not None and t.zone.area == area and t.zone.seat == seat]
+        if not waiting:
+            return False
+        waiting[0].card = card
+        return True
+
+    def new_hand(self) -> None:
+        """A new hand: meld or a kitty like last hand's is reported again when shown."""
+        self._reported_sets.clear()
 
     def _check_camera(self, frame: np.ndarray, now: float) -> list[Event | Notice]:
         found = marker_offset(frame, self.calibration)
@@ -172,16 +189,17 @@ class Tracker:
                 moved = np.linalg.norm(best.centre - centre) > self.moving_mm
                 best.still = 0 if covered else (1 if moved else best.still + 1)
                 best.centre, best.corners, best.missing, best.seen = centre, corners, 0, True
-                if moved and best.card is None:
-                    best.tries, best.last = 0, None
+                if moved and best.card is None:   # laid again, or another card: read anew
+                    best.tries, best.last, best.unsure_sent = 0, None, False
             else:
                 zone = layout.zone_at(float(centre[0]), float(centre[1]))
                 self.tracks.append(_Track(centre, corners, zone, 0 if covered else 1))
         for track in free:
             track.missing += 1
         # A card glimpsed while it was still moving, and gone since, was never really there.
-        self.tracks = [t for t in self.tracks if t.card is not None or t.unsure_sent
-                       or t.missing < self.still_frames]
+        self.tracks = [t for t in self.tracks if t.missing < self.still_frames
+                       or t.card is not None
+                       or (t.unsure_sent and t.missing < self.forget_frames)]
 
     def _read_still_cards(self, frame: np.ndarray, now: float) -> list[Event | Notice]:
         """Read each card that lies still; it counts once two readings in a row agree (the
@@ -220,6 +238,9 @@ class Tracker:
             handled = _overlaps(hands, self._zone_px[zone.label])
             frames = frames + 1 if key == previous and not handled else 0
             self._zone_sets[zone.label] = (key, frames)
+            if not members and frames >= self.settle_frames:
+                # Cleared (picked up at the end of the hand): the same meld next hand is news.
+                self._reported_sets.pop(zone.label, None)
             if not members or frames < self.settle_frames \
                     or any(t.card is None for t in members):
                 continue
@@ -239,7 +260,7 @@ class Tracker:
 
     def _gathered(self, hands: np.ndarray, now: float) -> list[Event | Notice]:
         play = [t for t in self.tracks if t.zone is not None and t.zone.area == "play"]
-        if not any(t.card is not None for t in play):
+        if not any(t.card is not None or t.unsure_sent for t in play):
             self._empty_play = 0
             return []
         hand_on_play = bool(np.any(cv2.bitwise_and(hands, self._play_mask)))

@@ -384,7 +384,12 @@ class SimulatedPlayers:
         log.info("the players: %s", event.describe())
         if isinstance(event, HandDealt):
             self._clear_mat()
-            self._await(event, "the deal to be marked", DEAL_FRAMES)
+            try:
+                self._await(event, "the deal to be marked", DEAL_FRAMES)
+            except DemoStuck:  # the camera never saw the mat clear: the page's Deal button
+                self.phone.post("/api/deal", {})
+                self.phone_fixes.append("the deal marked with the page's Deal button")
+                self._await(event, "the deal marked on the phone", None)
         elif isinstance(event, BidMade | Passed | PushedToDealer | TrumpNamed | Conceded):
             if self.mistakes_on and g.phase is Phase.AUCTION and self._first("out-of-turn"):
                 self._out_of_turn(g)

@@ -28,7 +28,8 @@ def timeline(game_frames: Frames) -> list[tuple[int, Any]]:
 
 
 def _step_ranges(script: Script) -> dict[str, range]:
-    out, start = {}, 0
+    out: dict[str, range] = {}
+    start = 0
     for step in script["steps"]:
         out.setdefault(step["note"], range(start, step["until_frame"]))
         start = step["until_frame"]

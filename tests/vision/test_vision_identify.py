@@ -84,3 +84,17 @@ def test_the_fast_correlation_is_opencvs() -> None:
     theirs = cv2.matchTemplate(window, stored, cv2.TM_CCOEFF_NORMED)
     assert np.allclose(ours, theirs, atol=1e-4)
     assert np.unravel_index(ours.argmax(), ours.shape) == (3, 5)
+
+
+def test_the_middle_of_a_face_tells_its_suit_from_the_other_suits_of_its_rank(
+        standard_crops: dict[Card, np.ndarray]) -> None:
+    from vision.index import to_portrait
+    from vision.profile import builtin_profile
+
+    middles = builtin_profile().middles
+    assert middles is not None
+    for card, img in standard_crops.items():
+        siblings = [c.index for c in standard_crops if c.rank == card.rank]
+        for turn in (None, cv2.ROTATE_180):
+            scores = middles.scores(to_portrait(_turn(img, turn)), siblings)
+            assert max(scores, key=lambda c: scores[c]) == card.index, (card, scores)
