@@ -12,6 +12,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 COMMAND_MODULES = ("table.commands", "vision.commands", "firmware_bridge.commands",
                    "web_ui.commands")
@@ -19,6 +20,13 @@ COMMAND_MODULES = ("table.commands", "vision.commands", "firmware_bridge.command
 
 class CommandError(Exception):
     """A mistake on the command line or in its files that the user can fix."""
+
+
+def db_argument(parser: argparse._ActionsContainer) -> None:
+    """The `--db` option every command that reads or writes the journal takes."""
+    parser.add_argument("--db", metavar="PATH", type=Path,
+                        help="the journal file (default: $PINOCHLE_DB or "
+                             "~/.local/share/pinochle-table/table.sqlite3)")
 
 
 def option_pairs(texts: Sequence[str]) -> dict[str, str]:

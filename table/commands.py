@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import IO, Any
 
-from table.cli import CommandError, option_pairs
+from table.cli import CommandError, db_argument, option_pairs
 from table.export import game_json, score_sheet
 from table.journal import AlertRecord, GameRecord, Journal, JournalError, default_path
 from table.rules import (
@@ -48,7 +48,7 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
                           "spades_double=no, meld.run=200 (repeat for more)")
     new.add_argument("--dealer", metavar="SEAT",
                      help="who deals first: a name or a seat number from 1 (default: seat 1)")
-    _db_argument(new)
+    db_argument(new)
     new.set_defaults(handler=_new)
 
     resume = sub.add_parser(
@@ -58,7 +58,7 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     resume.add_argument("--game", type=int, metavar="N", help="the game (default: the last one)")
     resume.add_argument("--events", metavar="FILE",
                         help="JSON lines of events to submit, '-' for standard input")
-    _db_argument(resume)
+    db_argument(resume)
     resume.set_defaults(handler=_resume)
 
     history = sub.add_parser(
@@ -66,7 +66,7 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
         description="List the games in the journal; with --game, every entry of that game, "
                     "refused ones with their reason, and its alerts.")
     history.add_argument("--game", type=int, metavar="N", help="show this game's journal")
-    _db_argument(history)
+    db_argument(history)
     history.set_defaults(handler=_history)
 
     export = sub.add_parser(
@@ -75,14 +75,8 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     export.add_argument("--game", type=int, metavar="N", help="the game (default: the last one)")
     export.add_argument("--format", choices=("json", "csv"), default="json")
     export.add_argument("--output", "-o", metavar="FILE", help="write here (default: stdout)")
-    _db_argument(export)
+    db_argument(export)
     export.set_defaults(handler=_export)
-
-
-def _db_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", metavar="PATH", type=Path,
-                        help="the journal file (default: $PINOCHLE_DB or "
-                             "~/.local/share/pinochle-table/table.sqlite3)")
 
 
 # -- handlers -----------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from table.cli import CommandError, option_pairs
+from table.cli import CommandError, db_argument, option_pairs
 
 
 def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
@@ -20,9 +20,7 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
         epilog="examples: pinochle-table run | pinochle-table run --preset racehorse --speed 2 "
                "| pinochle-table run --headless --hands 2 --port 0")
     game = run.add_argument_group("the game")
-    game.add_argument("--db", metavar="PATH", type=Path,
-                      help="the journal (default: $PINOCHLE_DB or "
-                           "~/.local/share/pinochle-table/table.sqlite3)")
+    db_argument(game)
     game.add_argument("--preset", default="bison", metavar="NAME",
                       help="the rules of a new game (default: bison)")
     game.add_argument("--option", action="append", default=[], metavar="FIELD=VALUE",

@@ -172,10 +172,13 @@ class Pacing:
             time.sleep(THINK_S / self.speed)
 
     def frame(self, started: float) -> None:
-        interval = 1.0 / self.fps if self.fps else None if self.headless else \
-            FRAME_S / self.speed
-        if interval is not None:
-            time.sleep(max(0.0, interval - (time.monotonic() - started)))
+        if self.fps:
+            interval = 1.0 / self.fps
+        elif self.headless:
+            return
+        else:
+            interval = FRAME_S / self.speed
+        time.sleep(max(0.0, interval - (time.monotonic() - started)))
 
 
 def _behind_the_table() -> None:

@@ -722,6 +722,7 @@ class Game(_State):
         hands = g.hands
         reneges = g.reneges
         play = Play(seat, card, done + 1, trick_cards, first_lead)
+        plays = (*g.plays, play)
         if hands is not None:
             hand = hands[seat]
             if not (card in hand and is_legal_play(card, hand, trick_cards, g.trump, g.rules,
@@ -730,10 +731,8 @@ class Game(_State):
             rest = list(hand)
             rest.remove(card)
             hands = (*hands[:seat], tuple(rest), *hands[seat + 1:])
-            plays = (*g.plays, play)
         else:
             g._check_seen(seat, (card,), "play")
-            plays = (*g.plays, play)
             reneges += prove_reneges(plays, g.meld_cards, g.trump, g.rules, reneges, g.names)
         trick = (*trick, (seat, card))
         g = g._evolve(hands=hands, plays=plays, trick=trick, trick_full=False,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
+from operator import attrgetter
 
 from .cards import Card, Rank, Suit
 from .events import (
@@ -294,7 +295,7 @@ class SimTable:
         led = trick[0].suit
         winners = [c for c in legal if _beats(c, top, led, trump)]
         if winners:
-            return min(winners, key=_RANK_OF)
+            return min(winners, key=attrgetter("rank"))
         for c in legal:  # the lowest card, a trump only when nothing else is left
             if (best.suit is trump, best.rank) > (c.suit is trump, c.rank):
                 best = c
@@ -318,10 +319,6 @@ class SimTable:
             self._estimate.clear()
         elif isinstance(e, PushedToDealer):
             self._estimate.clear()
-
-
-def _RANK_OF(card: Card) -> Rank:
-    return card.rank
 
 
 def _beats(card: Card, top: Card, led: Suit, trump: Suit | None) -> bool:
