@@ -150,7 +150,7 @@ def reading(decks: list[str], cards: int, seed: int, jobs: int = 1, per_scene: i
 
 def speed(deck: str, rng: np.random.Generator, frames: int = 80) -> tuple[float, float]:
     """Frames per second of the tracker over a 12-card scene: from a fresh tracker (so every
-    card is read, twice, within the first frames) and in the steady state after that."""
+    card is read within the first frames) and in the steady state after that."""
     scene = twelve_card_scene(deck, rng)
     empty = MatScene.create(mat_layout(4), deck, rng, effects=Effects(slide_frames=0))
     empty.camera = scene.camera

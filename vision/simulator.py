@@ -177,18 +177,19 @@ class MatScene:
         return item
 
     def _row_position(self, zone: Zone, already: list[Laid]) -> tuple[float, float]:
-        """The next place in a row of cards along a meld area or the kitty."""
-        k = len(already)
+        """The next place along a meld area or the kitty: rows along its length, a new row
+        beside the first once one is full."""
         along_x = (zone.x1 - zone.x0) >= (zone.y1 - zone.y0)
-        pitch = 74.0
-        if along_x:
-            n = int((zone.x1 - zone.x0 - 10) // pitch)
-            x = zone.x0 + 5 + pitch / 2 + (k % n) * pitch
-            y = (zone.y0 + zone.y1) / 2
-        else:
-            n = int((zone.y1 - zone.y0 - 10) // pitch)
-            x = (zone.x0 + zone.x1) / 2
-            y = zone.y0 + 5 + pitch / 2 + (k % n) * pitch
+        a0, a1, b0, b1 = (zone.x0, zone.x1, zone.y0, zone.y1) if along_x \
+            else (zone.y0, zone.y1, zone.x0, zone.x1)
+        pitch, gap = 74.0, 6.0
+        step = self.layout.card[1] + gap      # the cards lie across the rows on their long side
+        n = int((a1 - a0 - 10) // pitch)
+        rows = max(1, int((b1 - b0 - gap) // step))
+        row, k = divmod(len(already) % (n * rows), n)
+        a = a0 + 5 + pitch / 2 + k * pitch
+        b = (b0 + b1) / 2 + (row - (rows - 1) / 2) * step
+        x, y = (a, b) if along_x else (b, a)
         return x + self.rng.uniform(-3, 3), y + self.rng.uniform(-3, 3)
 
     def _edge_point(self, seat: int | None, x: float, y: float) -> tuple[float, float]:

@@ -242,13 +242,19 @@ def event(data: Any) -> Event:
         raise ActionError(400, str(exc)) from None
 
 
+def chosen_card(card_text: Any, candidates: Sequence[str]) -> Card:
+    """The card tapped among those the camera was unsure between."""
+    card = _card(card_text)
+    if str(card) not in candidates:
+        raise ActionError(400, f"pick one of the cards shown: {' or '.join(candidates)}")
+    return card
+
+
 def confirm_card(card_text: Any, candidates: Sequence[str], seat: int | None,
                  guessed: int | None, accepted: Sequence[tuple[int, Event]]) -> Event | None:
     """The event that settles an unsure card: the play itself, or a correction of the
     camera's guess (entry `guessed`); None when the guess was already right."""
-    card = _card(card_text)
-    if str(card) not in candidates:
-        raise ActionError(400, f"pick one of the cards shown: {' or '.join(candidates)}")
+    card = chosen_card(card_text, candidates)
     if guessed is not None:
         current = dict(in_effect(accepted)).get(guessed)
         if isinstance(current, CardPlayed):

@@ -9,7 +9,7 @@ from typing import Any, TypeVar, cast
 from flask import Blueprint, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from table.rules import PRESET_NAMES, Event, preset
+from table.rules import PRESET_NAMES, Card, CardPlayed, Event, preset
 from table.rules.game import Game
 from table.rules.notation import public_event
 from table.rules.options import option_names
@@ -203,6 +203,10 @@ def confirm(alert_id: int) -> Reply:
     if item is None or item.kind != "camera-unsure":
         return _error(404, f"there is no unsure card #{alert_id} waiting (already settled?)")
     session = _session()
+    area = item.details.get("area", "play")
+    if area != "play":
+        return _confirm_on_mat(alert_id, actions.chosen_card(_body().get("card"),
+                                                             item.candidates), item.seat, area)
     guessed = item.details.get("number")
     event = actions.confirm_card(_body().get("card"), item.candidates, item.seat,
                                  guessed if isinstance(guessed, int) else None,
@@ -216,7 +220,31 @@ def confirm(alert_id: int) -> Reply:
     if reply[1] == 200:
         table.live.board.dismiss(alert_id)
         table.live.refresh()
+        if isinstance(event, CardPlayed):
+            _tell_camera(event.card, event.seat, "play")
     return reply
+
+
+def _confirm_on_mat(alert_id: int, card: Card, seat: int | None, area: str) -> Reply:
+    """An unsure card in a meld or the kitty: the camera counts it, and reports the meld or
+    kitty as a whole once it has settled."""
+    table = web_table()
+    where = "kitty" if area == "kitty" else "meld"
+    if not _tell_camera(card, seat, area):
+        return _error(409, f"the camera no longer waits for that card; enter the {where} in "
+                           "the card entry panel instead")
+    table.live.board.dismiss(alert_id)
+    table.live.refresh()
+    return jsonify({"accepted": True, "number": None,
+                    "text": f"the camera counts the {card.name}; the {where} follows",
+                    "state": table.live.state()}), 200
+
+
+def _tell_camera(card: Card, seat: int | None, area: str) -> bool:
+    """Hand a card settled on the page to the camera, where it can take one (see
+    table.live.camera.CameraFeed.confirm)."""
+    settle = getattr(web_table().camera, "confirm", None)
+    return bool(settle is not None and settle(card, seat, area))
 
 
 @bp.post("/alerts/<int:alert_id>/dismiss")

@@ -23,6 +23,7 @@ import numpy as np
 
 from table.alerts import Alert
 from table.rules import (
+    Card,
     CardPlayed,
     Event,
     Game,
@@ -74,6 +75,7 @@ class CameraFeed:
         self._hand: int | None = None
         self._status = "looking for the mat's markers"
         self._lock = threading.Lock()
+        self._reading = threading.Lock()           # the tracker: frames, or the page's answers
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         if calibration is not None:
@@ -88,7 +90,8 @@ class CameraFeed:
         self.frames += 1
         if self.tracker is None and not self._calibrate(image):
             return []
-        out: list[Any] = list(self.tracker.update(image))
+        with self._reading:
+            out: list[Any] = list(self.tracker.update(image))
         session = self.session()
         if session is None:
             return out
@@ -102,6 +105,13 @@ class CameraFeed:
         self._mark_deal(session)
         self._new_hand(session.game)
         return out
+
+    def confirm(self, card: Card, seat: int | None, area: str) -> bool:
+        """The page settled a card the camera was unsure of: the tracker counts it as `card`
+        (a meld or the kitty it completes is then reported as a whole). False when the camera
+        no longer waits for such a card."""
+        with self._reading:
+            return self.tracker is not None and bool(self.tracker.confirm(card, seat, area))
 
     def _calibrate(self, image: np.ndarray) -> bool:
         from vision.calibration import CalibrationError, calibrate

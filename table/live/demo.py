@@ -684,6 +684,12 @@ class SimulatedPlayers:
                                      CardPlayed(seat=alert.seat, card=card))
             self.phone_fixes.append(f"unsure {' or '.join(candidates)}: {card} chosen")
             return
+        among = [c for c in candidates if Card.parse(c) in laid]
+        # the player looks at the mat and taps the card: the camera completes the meld
+        if area != "play" and len(among) == 1 and self.phone.tap_unsure(item["id"], among[0]):
+            self.phone_fixes.append(f"unsure {' or '.join(candidates)} in the {area}: "
+                                    f"{among[0]} tapped")
+            return
         self.phone.post(f"/api/alerts/{item['id']}/dismiss", {})
         if area == "meld" and alert.seat is not None and laid:
             self.phone.event(MeldShown(seat=alert.seat, cards=tuple(laid)))

@@ -56,6 +56,16 @@ class Phone:
         self.post(f"/api/alerts/{alert_id}/dismiss", {})
         return self.event(fallback)
 
+    def tap_unsure(self, alert_id: int, card: str) -> bool:
+        """Tap `card` on an unsure card's alert; False when the page says the camera no
+        longer waits for it (409)."""
+        status, answer = self._call("POST", f"/api/alerts/{alert_id}/confirm", {"card": card})
+        if status == 409:
+            return False
+        if status != 200:
+            raise PhoneError(f"confirm {card}: {status} {answer.get('error')}")
+        return True
+
     def unsure_alerts(self) -> list[dict[str, Any]]:
         return [a for a in self.state().get("alerts", []) if a.get("kind") == "camera-unsure"]
 

@@ -126,3 +126,17 @@ def test_face_checks_catch_mis_crops_and_missing_indices(faces: Faces) -> None:
     sheet[20:372, 30:282] = good
     sheet[50:60, 600:690, 3] = 255
     assert cut_out_card(sheet).shape == (FACE_HEIGHT, FACE_WIDTH, 4)
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_eight_meld_cards_lie_side_by_side_in_their_area(faces: Faces, seat: int) -> None:
+    scene = MatScene.create(mat_layout(3), faces, 15)
+    zone = next(z for z in scene.layout.zones_for("meld") if z.seat == seat)
+    laid = [scene.place(card, seat, "meld") for card in parse_cards("AS 10S KS QS JS QD JD 9S")]
+    short, long_ = scene.layout.card
+    for item in laid:
+        x, y = item.target
+        assert zone.x0 < x < zone.x1 and zone.y0 < y < zone.y1, item
+    for a, b in itertools.combinations(laid, 2):   # apart by a card's width or length
+        dx, dy = abs(a.target[0] - b.target[0]), abs(a.target[1] - b.target[1])
+        assert max(dx, dy) > short, (a.card, b.card)

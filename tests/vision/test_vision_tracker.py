@@ -118,3 +118,48 @@ def test_meld_cards_side_by_side_are_told_apart_at_720p(faces: Faces) -> None:
         assert len(near) == 1, item.card
         assert near[0].reading.card in (None, item.card)
     assert len(found) == len(cards)
+
+
+
+def _frames_to_event(scene: MatScene, tracker: Tracker) -> tuple[int | None, list[Any]]:
+    """Frames from the first one with the card settled (hand gone) to its event (0: that
+    frame), and the events."""
+    settled_at = None
+    for n in range(12):
+        if settled_at is None and scene.settled:
+            settled_at = n
+        events = [e for e in tracker.update(scene.render())
+                  if isinstance(e, CardPlayed | CardUnsure)]
+        if events:
+            return (None if settled_at is None else n - settled_at), events
+    return None, []
+
+
+def test_a_sure_card_counts_on_one_reading_as_soon_as_it_lies_steady(faces: Faces) -> None:
+    scene, tracker = _setup(faces, 13)
+    scene.place(Card.parse("KD"), 1, "play")
+    frames, events = _frames_to_event(scene, tracker)
+    # The outline seen under the leaving hand is not trusted: the first frame without it
+    # places the card, the next finds it steady and reads it.
+    assert frames is not None and frames <= 1
+    assert [(e.seat, e.card) for e in events] == [(1, Card.parse("KD"))]
+
+
+def test_a_less_sure_reading_waits_for_a_second_that_agrees(
+        faces: Faces, monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.tracker as tracker_module
+    from vision.reading import Reading
+
+    scene, tracker = _setup(faces, 14)
+    said = iter(parse_cards("QS QC QC"))
+    read_in: list[int] = []
+
+    def identify(*_: Any) -> Reading:
+        read_in.append(tracker.frame_number)
+        return Reading(next(said), tracker_module.SURE - 0.2)
+    monkeypatch.setattr(tracker_module, "identify", identify)
+    scene.place(Card.parse("QC"), 0, "play")
+    _, events = _frames_to_event(scene, tracker)
+    assert [(e.seat, e.card) for e in events] == [(0, Card.parse("QC"))]
+    assert read_in == [read_in[0], read_in[0] + 1, read_in[0] + 2]   # one reading a frame
+    assert tracker.frame_number == read_in[2]                         # the third counted

@@ -349,3 +349,48 @@ def test_the_page_weighs_under_150_kb_and_loads_nothing_from_elsewhere(
         reply.close()
     assert total < 150_000
     assert "http://" not in html and "https://" not in html and "//cdn" not in html
+
+
+class WaitingCamera:
+    """A camera that waits for one unsure card in West's meld."""
+
+    def __init__(self) -> None:
+        self.told: list[tuple[str, int | None, str]] = []
+
+    def jpeg(self) -> bytes | None:
+        return None
+
+    def status(self) -> dict[str, object]:
+        return {"calibrated": True, "text": "calibrated"}
+
+    def confirm(self, card: object, seat: int | None, area: str) -> bool:
+        waiting = (seat, area) == (1, "meld") and not self.told
+        self.told.append((str(card), seat, area))
+        return waiting
+
+
+def test_an_unsure_meld_card_is_settled_with_the_camera_not_played(session: Session) -> None:
+    camera = WaitingCamera()
+    app = create_app({"SESSION": session, "CAMERA": camera, "PIN": PIN})
+    client = app.test_client()
+    try:
+        before = len(session.history())
+        for _ in range(2):
+            session.alert(Alert(kind="camera-unsure", text="Which card in West's meld?",
+                                source="camera", seat=1,
+                                details={"candidates": ["QS", "QC"], "area": "meld"})).result()
+        wait_for(lambda: len(client.get("/api/state").get_json()["alerts"]) == 2)
+        first, second = client.get("/api/state").get_json()["alerts"]
+        reply = client.post(f"/api/alerts/{first['id']}/confirm", json={"card": "QC"},
+                            headers=pin_headers())
+        assert reply.status_code == 200, reply.get_json()
+        assert "counts the queen of clubs" in reply.get_json()["text"]
+        assert camera.told == [("QC", 1, "meld")]
+        assert len(session.history()) == before          # nothing played or entered
+        late = client.post(f"/api/alerts/{second['id']}/confirm", json={"card": "QS"},
+                           headers=pin_headers())
+        assert late.status_code == 409
+        assert "enter the meld in the card entry panel" in late.get_json()["error"]
+        assert len(session.history()) == before
+    finally:
+        web_table(app).close()
