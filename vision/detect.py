@@ -10,6 +10,7 @@ apart into pieces (a court picture reaching its edge) is put back together.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -70,41 +71,41 @@ _KERNEL5 = np.ones((5, 5), np.uint8)
 
 
 _NEXT = np.array([1, 2, 3, 0])
-_PREV = np.array([3, 0, 1, 2])
 
 
-def _sides(quad: np.ndarray) -> np.ndarray:
-    d = quad[_NEXT] - quad
-    return np.hypot(d[:, 0], d[:, 1])
+def _sides(quad: np.ndarray) -> list[float]:
+    """The lengths of the four sides, each from a corner to the next. (Plain floats: numpy
+    costs more than it saves on four points.)"""
+    pts = quad.reshape(4, 2).tolist()
+    return [math.dist(pts[i], pts[(i + 1) % 4]) for i in range(4)]
 
 
 def order_corners(quad: np.ndarray) -> np.ndarray:
     """Clockwise (in image coordinates), starting so that the first side is a short one."""
-    quad = quad.reshape(4, 2).astype(np.float32)
-    centre = quad.mean(axis=0)
-    quad = quad[np.argsort(np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0]))]
-    sides = _sides(quad)
-    return quad[_NEXT] if sides[0] > sides[1] else quad
+    pts = quad.reshape(4, 2).tolist()
+    cx, cy = sum(p[0] for p in pts) / 4, sum(p[1] for p in pts) / 4
+    turn = sorted(range(4), key=lambda i: math.atan2(pts[i][1] - cy, pts[i][0] - cx))
+    if math.dist(pts[turn[0]], pts[turn[1]]) > math.dist(pts[turn[1]], pts[turn[2]]):
+        turn = turn[1:] + turn[:1]
+    return np.array([pts[i] for i in turn], np.float32)
 
 
 def _fit_sides(contour: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
     """Corners as the crossings of straight lines fitted to the middle of each side."""
     pts = contour.reshape(-1, 2)[::2].astype(np.float32)
-    sides = _sides(quad)
+    sides = np.array(_sides(quad), np.float32)
     if sides.min() < 8:
         return None
-    ends = quad[_NEXT]
-    units = (ends - quad) / sides[:, None]
-    lines = []
-    for i in range(4):
-        u, length = units[i], sides[i]
-        rel = pts - quad[i]
-        along = rel @ u
-        off = np.abs(rel[:, 1] * u[0] - rel[:, 0] * u[1])
-        near = pts[(along > 0.15 * length) & (along < 0.85 * length) & (off < 3.0)]
-        if len(near) < 4:
-            return None
-        lines.append(cv2.fitLine(near, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel())
+    units = (quad[_NEXT] - quad) / sides[:, None]
+    # Every side at once: each point's distance along the side and off its line.
+    rel = pts[None, :, :] - quad[:, None, :]                                # 4 x N x 2
+    along = rel[:, :, 0] * units[:, 0, None] + rel[:, :, 1] * units[:, 1, None]
+    off = np.abs(rel[:, :, 1] * units[:, 0, None] - rel[:, :, 0] * units[:, 1, None])
+    near = (along > 0.15 * sides[:, None]) & (along < 0.85 * sides[:, None]) & (off < 3.0)
+    if near.sum(axis=1).min() < 4:
+        return None
+    lines = [cv2.fitLine(pts[near[i]], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel().tolist()
+             for i in range(4)]
     out = []
     for i in range(4):
         r0, r1, p0, p1 = lines[i - 1]
@@ -120,7 +121,7 @@ def _fit_sides(contour: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
 def _card_shaped(quad: np.ndarray, card_px: tuple[float, float] | None = None) -> bool:
     """A card's proportions, and its size (short, long side in pixels) when that is known."""
     sides = _sides(quad)
-    short, long_ = float(sides[0] + sides[2]) / 2, float(sides[1] + sides[3]) / 2
+    short, long_ = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
     if long_ <= 0 or not ASPECT_RANGE[0] <= short / long_ <= ASPECT_RANGE[1]:
         return False
     return card_px is None or (abs(short / card_px[0] - 1) < SIZE_TOLERANCE
@@ -298,11 +299,14 @@ def outlines_in_mask(mask: np.ndarray, scale: float, min_area_share: float = 0.0
 
 def grow(quad: np.ndarray, pixels: float) -> np.ndarray:
     """The quadrilateral with every side moved `pixels` outwards."""
-    back = quad - quad[_PREV]
-    ahead = quad - quad[_NEXT]
-    back /= np.hypot(back[:, 0], back[:, 1])[:, None]
-    ahead /= np.hypot(ahead[:, 0], ahead[:, 1])[:, None]
-    return (quad + pixels * (back + ahead)).astype(np.float32)
+    pts = quad.reshape(4, 2).tolist()
+    out = []
+    for i, (x, y) in enumerate(pts):
+        (bx, by), (ax, ay) = pts[i - 1], pts[(i + 1) % 4]
+        back, ahead = math.hypot(x - bx, y - by), math.hypot(x - ax, y - ay)
+        out.append((x + pixels * ((x - bx) / back + (x - ax) / ahead),
+                    y + pixels * ((y - by) / back + (y - ay) / ahead)))
+    return np.array(out, np.float32)
 
 
 def straighten(frame: np.ndarray, corners: np.ndarray,

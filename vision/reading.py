@@ -20,7 +20,7 @@ from table.rules import Card
 
 from .index import STORE_H, STORE_W, corner_windows, to_portrait
 from .profile import DeckProfile, builtin_profile
-from .templates import WINDOW_H, WINDOW_W, Middles, Templates
+from .templates import WINDOW_H, WINDOW_W, Middles, Seen, Templates
 
 ABSTAIN = 0.5          # confidence below which a reading names no card
 SHORTLIST = 4          # cards the fast matcher passes on to template matching
@@ -117,8 +117,12 @@ def _by_middles(card: np.ndarray, reading: Reading, middles: Middles) -> Reading
     return Reading(best, round(confidence, 4), ranked)
 
 
-def _judge(templates: Templates, seen: np.ndarray, shortlist: list[int]) -> tuple[Reading, float]:
+def _judge(templates: Templates, seen: Seen, shortlist: list[int]) -> tuple[Reading, float]:
     """The reading from template scores of the shortlisted cards, and how well the best fits."""
+    # The siblings of the fast matcher's first choice are likely wanted too (see below):
+    # scoring them along with the shortlist costs less than scoring them after it.
+    likely = [s * 6 + shortlist[0] % 6 for s in range(4)]
+    templates.scores(seen, shortlist + [c for c in likely if c not in shortlist])
     scores = templates.scores(seen, shortlist)
     # The fast matcher is weakest between suits of one rank (a spade's pip against a club's):
     # the winner's rank in every suit gets the careful look too.

@@ -3,13 +3,14 @@ corners of the card being read, scored by normalised correlation in colour (so r
 ink differ, and a spade's stem is not lost to blurring).
 
 The correlation is OpenCV's TM_CCOEFF_NORMED (each colour channel centred, the whole
-normalised), done for every shift and every stored corner in one matrix product: many small
-`cv2.matchTemplate` calls cost ten times more.
+normalised), done as matrix products of stored corners with the parts of the corner being read
+at each shift: many small `cv2.matchTemplate` calls cost ten times more. Every second shift is
+tried first, then the shifts round each stored corner's best one; the products are grouped so
+that none is larger than needed, since their arithmetic is most of the time a reading takes.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -29,93 +30,162 @@ def _smooth(patch: np.ndarray, sigma: float) -> np.ndarray:
 
 
 def _unit(rows: np.ndarray) -> np.ndarray:
-    """N x H x W x 3 -> N x D: each colour channel centred, then the whole scaled to length 1."""
-    rows = rows.astype(np.float32)
-    rows = rows - rows.mean(axis=(1, 2), keepdims=True)
+    """N x H x W x 3 -> N x D: each colour channel centred, then the whole scaled to length 1.
+    A row holds the channels one after the other (the layout `Seen.rows` cuts)."""
+    rows = rows.astype(np.float32).transpose(0, 3, 1, 2)
+    rows = rows - rows.mean(axis=(2, 3), keepdims=True)
     flat = rows.reshape(len(rows), -1)
     return flat / np.maximum(np.linalg.norm(flat, axis=1, keepdims=True), 1e-3)
 
 
+def _centred_lengths(window: np.ndarray) -> np.ndarray:
+    """The length of the CORE-sized part of a float window at every shift, each colour channel
+    centred (from sums over each shift): shifts_y x shifts_x."""
+    n = CORE_H * CORE_W
+    sums = cv2.boxFilter(window, -1, (CORE_W, CORE_H), anchor=(0, 0), normalize=False,
+                         borderType=cv2.BORDER_CONSTANT)
+    squares = cv2.boxFilter(window * window, -1, (CORE_W, CORE_H), anchor=(0, 0),
+                            normalize=False, borderType=cv2.BORDER_CONSTANT)
+    h, k = window.shape[0] - CORE_H + 1, window.shape[1] - CORE_W + 1
+    centred = (squares[:h, :k] - sums[:h, :k] ** 2 / n).sum(axis=2)
+    return np.sqrt(np.maximum(centred, 1e-6))
+
+
 def shifted_cores(window: np.ndarray) -> np.ndarray:
     """Every CORE-sized part of a WINDOW-sized patch (one per shift), as rows scaled so that
-    their product with a unit row of `_unit` is the correlation. Centring them is not needed:
-    a stored row is centred per channel already, so the mean drops out of the product; only
-    the length must be that of the centred part (found from sums over each shift)."""
-    w = window.astype(np.float32)
-    views = np.lib.stride_tricks.sliding_window_view(w, (CORE_H, CORE_W), axis=(0, 1))
-    rows = np.ascontiguousarray(views.transpose(0, 1, 3, 4, 2)).reshape(-1, CORE_H * CORE_W * 3)
-    n = CORE_H * CORE_W
-    sums = cv2.boxFilter(w, -1, (CORE_W, CORE_H), anchor=(0, 0), normalize=False,
-                         borderType=cv2.BORDER_CONSTANT)
-    squares = cv2.boxFilter(w * w, -1, (CORE_W, CORE_H), anchor=(0, 0), normalize=False,
-                            borderType=cv2.BORDER_CONSTANT)
-    h, k = w.shape[0] - CORE_H + 1, w.shape[1] - CORE_W + 1
-    centred = (squares[:h, :k] - sums[:h, :k] ** 2 / n).sum(axis=2).reshape(-1, 1)
-    return rows / np.sqrt(np.maximum(centred, 1e-6))
+    their product with a unit row of `_unit` is the correlation (see `Seen`)."""
+    seen = Seen(window[None].astype(np.float32))
+    return seen.rows(0, np.arange(seen.side * seen.side)) / seen.lengths[0][:, None]
+
+
+class Seen:
+    """The corners being read, smoothed, from which `Templates.scores` cuts the CORE-sized
+    part at each shift it tries. Centring a cut is not needed: a stored row is centred per
+    channel already, so the mean drops out of the product; only the length must be that of
+    the centred part (`lengths`). What was found per card is kept for `Templates.lead`."""
+
+    ALL_AT_ONCE = 81   # shifts per window up to which every cut is made at once (cheaper)
+
+    def __init__(self, windows: np.ndarray) -> None:
+        """`windows`: W x h x w x 3 float32, with as many shifts down as across."""
+        self.count = len(windows)
+        self.side = windows.shape[1] - CORE_H + 1
+        if windows.shape[2] - CORE_W + 1 != self.side:
+            raise ValueError("a window must allow as many shifts down as across")
+        channels = np.ascontiguousarray(windows.transpose(0, 3, 1, 2))
+        views = np.lib.stride_tricks.sliding_window_view(channels, (CORE_H, CORE_W),
+                                                         axis=(2, 3))
+        self._views = views.transpose(0, 2, 3, 1, 4, 5)   # W x sy x sx x 3 x CH x CW
+        self.lengths = np.stack([_centred_lengths(w).ravel() for w in windows])   # W x S
+        self._every: dict[int, np.ndarray] = {}
+        self._coarse: np.ndarray | None = None
+        self.found: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    def rows(self, window: int, shifts: np.ndarray) -> np.ndarray:
+        """The cut at each of `shifts` (indices into the side x side grid) as rows: n x D,
+        not yet divided by their `lengths`."""
+        if self.side * self.side <= self.ALL_AT_ONCE:
+            if window not in self._every:
+                every = np.ascontiguousarray(self._views[window])
+                self._every[window] = every.reshape(self.side * self.side, -1)
+            return self._every[window][shifts]
+        ys, xs = np.divmod(shifts, self.side)
+        return self._views[window][ys, xs].reshape(len(shifts), -1)
+
+    def coarse(self) -> np.ndarray:
+        """Rows of every second shift of every window: (W*C) x D."""
+        if self._coarse is None:
+            grid, _ = _shift_tables(self.side)
+            self._coarse = np.concatenate([self.rows(w, grid) for w in range(self.count)])
+        return self._coarse
 
 
 @dataclass(frozen=True)
 class Templates:
-    """Stored corner cores as unit rows, grouped by card index."""
+    """Stored corner cores as unit rows (`rows`), grouped by card index (`by_card`, views
+    into `rows`, which start at `first_row`)."""
 
+    rows: np.ndarray
     by_card: dict[int, np.ndarray]
+    first_row: dict[int, int]
 
     @classmethod
     def build(cls, patches: np.ndarray, cards: np.ndarray) -> Templates:
-        cores: dict[int, list[np.ndarray]] = {}
-        for patch, card in zip(patches, cards, strict=True):
-            core = _smooth(patch, STORED_BLUR)[MARGIN:MARGIN + CORE_H, MARGIN:MARGIN + CORE_W]
-            cores.setdefault(int(card), []).append(core)
-        return cls({card: _unit(np.stack(c)) for card, c in cores.items()})
+        order = np.argsort(cards, kind="stable")
+        cores = [_smooth(patch, STORED_BLUR)[MARGIN:MARGIN + CORE_H, MARGIN:MARGIN + CORE_W]
+                 for patch in patches[order]]
+        rows = _unit(np.stack(cores))
+        kinds, starts, counts = np.unique(cards[order], return_index=True, return_counts=True)
+        first_row = {int(k): int(i) for k, i in zip(kinds, starts, strict=True)}
+        by_card = {int(k): rows[i:i + n] for k, i, n in zip(kinds, starts, counts, strict=True)}
+        return cls(rows, by_card, first_row)
 
     @staticmethod
-    def look(windows: np.ndarray, reach: int = 0) -> np.ndarray:
-        """The corners being read, ready for `scores`: windows x shifts x D. A window is cut
-        from the corner of the card (at least WINDOW size), `reach` pixels more each way where
-        the card's outline may be that far off."""
+    def look(windows: np.ndarray, reach: int = 0) -> Seen:
+        """The corners being read, ready for `scores`. A window is cut from the corner of the
+        card (at least WINDOW size), `reach` pixels more each way where the card's outline
+        may be that far off."""
         h, w = WINDOW_H + 2 * reach, WINDOW_W + 2 * reach
-        return np.stack([shifted_cores(_smooth(win, SEEN_BLUR)[:h, :w]) for win in windows])
+        return Seen(np.stack([_smooth(win, SEEN_BLUR)[:h, :w] for win in windows])
+                    .astype(np.float32))
 
-    def scores(self, seen: np.ndarray, cards: Sequence[int]) -> dict[int, float]:
+    def scores(self, seen: Seen, cards: Sequence[int]) -> dict[int, float]:
         """Each card's best correlation with the corners `look` prepared, averaged over them.
-        Every second shift is tried first; then the shifts around the best one."""
-        known = [c for c in cards if c in self.by_card]
-        out = {card: -1.0 for card in cards if card not in self.by_card}
-        if not known:
-            return out
-        stored = np.concatenate([self.by_card[c] for c in known])         # T x D
-        best = np.empty((len(seen), len(stored)), np.float32)
-        columns = np.arange(len(stored))[:, None]
-        coarse_rows, around = _shift_tables(math.isqrt(seen.shape[1]))  # square grid
-        for w, shifts in enumerate(seen):
-            first = (shifts[coarse_rows] @ stored.T).argmax(axis=0)         # per stored corner
-            near = around[coarse_rows[first]]                                # T x 9
-            needed = np.unique(near)
-            products = shifts[needed] @ stored.T                             # needed x T
-            best[w] = products[np.searchsorted(needed, near), columns].max(axis=1)
+        Every second shift is tried first; then, for each stored corner, the shifts around
+        its best one."""
+        new = [c for c in dict.fromkeys(cards) if c in self.by_card and c not in seen.found]
+        if new:
+            self._find(seen, new)
+        return {c: float(seen.found[c][0].max(axis=1).mean()) if c in self.by_card else -1.0
+                for c in cards}
+
+    def _find(self, seen: Seen, cards: list[int]) -> None:
+        """For each window and stored corner of `cards`, the best correlation and the shift
+        it is at, into `seen.found`. The fine look is done for the stored corners of all the
+        cards together, one product per shift they settled round: few products, and none
+        larger than needed."""
+        grid, around = _shift_tables(seen.side)
+        coarse = seen.coarse().T
+        firsts = np.concatenate([
+            grid[((self.by_card[c] @ coarse).reshape(-1, seen.count, len(grid))
+                  / seen.lengths[:, grid]).argmax(axis=2)] for c in cards])   # T x W
+        stored = np.concatenate([np.arange(self.first_row[c], self.first_row[c]
+                                           + len(self.by_card[c])) for c in cards])
+        best = np.empty((seen.count, len(stored)), np.float32)
+        where = np.empty((seen.count, len(stored)), np.intp)
+        for w in range(seen.count):
+            for first in np.unique(firsts[:, w]):
+                mine = np.flatnonzero(firsts[:, w] == first)
+                near = around[first]
+                products = (self.rows[stored[mine]] @ seen.rows(w, near).T
+                            / seen.lengths[w, near])
+                pick = products.argmax(axis=1)
+                best[w, mine] = products[np.arange(len(mine)), pick]
+                where[w, mine] = near[pick]
         start = 0
-        for card in known:
-            n = len(self.by_card[card])
-            out[card] = float(best[:, start:start + n].max(axis=1).mean())
+        for c in cards:
+            n = len(self.by_card[c])
+            seen.found[c] = best[:, start:start + n], where[:, start:start + n]
             start += n
-        return out
 
-
-    def lead(self, seen: np.ndarray, best: int, other: int) -> float | None:
+    def lead(self, seen: Seen, best: int, other: int) -> float | None:
         """How far the corners being read lean to `best` rather than `other`, in units that do
         not depend on how alike the two cards' corners are: at the shift where `best`'s stored
         corner (of the deck that fits best) matches, the correlation with the difference of
-        the two cards' corners of that deck, scaled to unit length. Averaged over the corners
-        being read; None when the two cards are not stored from the same decks."""
+        the two cards' corners of that deck, scaled to unit length (the shift as `scores`
+        found it, so `best` must have been scored on `seen`). Averaged over the corners being
+        read; None when the two cards are not stored from the same decks."""
         mine, theirs = self.by_card.get(best), self.by_card.get(other)
         if mine is None or theirs is None or len(mine) != len(theirs):
             return None
+        values, shifts = seen.found[best]
         leads = []
-        for shifts in seen:
-            products = shifts @ mine.T                                      # shifts x decks
-            shift, deck = np.unravel_index(int(products.argmax()), products.shape)
+        for w in range(seen.count):
+            deck = int(values[w].argmax())
+            shift = int(shifts[w, deck])
+            row = seen.rows(w, np.array([shift]))[0] / seen.lengths[w, shift]
             diff = mine[deck] - theirs[deck]
-            leads.append(float(shifts[shift] @ diff) / max(float(np.linalg.norm(diff)), 1e-3))
+            leads.append(float(row @ diff) / max(float(np.linalg.norm(diff)), 1e-3))
         return float(np.mean(leads))
 
 

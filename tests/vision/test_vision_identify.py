@@ -73,17 +73,58 @@ def test_an_outline_found_off_the_card_is_still_read(
 
 
 def test_the_fast_correlation_is_opencvs() -> None:
-    from vision.templates import CORE_H, CORE_W, WINDOW_H, WINDOW_W, shifted_cores
+    from vision.templates import CORE_H, CORE_W, WINDOW_H, WINDOW_W, _unit, shifted_cores
 
     rng = np.random.default_rng(1)
     window = rng.integers(0, 255, (WINDOW_H, WINDOW_W, 3), dtype=np.uint8)
     stored = np.ascontiguousarray(window[3:3 + CORE_H, 5:5 + CORE_W])
-    centred = stored.astype(np.float32) - stored.mean(axis=(0, 1))
-    unit = (centred / np.linalg.norm(centred)).ravel()
+    unit = _unit(stored[None])[0]
     ours = (shifted_cores(window) @ unit).reshape(WINDOW_H - CORE_H + 1, WINDOW_W - CORE_W + 1)
     theirs = cv2.matchTemplate(window, stored, cv2.TM_CCOEFF_NORMED)
     assert np.allclose(ours, theirs, atol=1e-4)
     assert np.unravel_index(ours.argmax(), ours.shape) == (3, 5)
+
+
+def test_template_scores_are_the_coarse_then_fine_search_done_with_opencv(
+        standard_crops: dict[Card, np.ndarray]) -> None:
+    # The grouped matrix products must find what the plain search finds: OpenCV's correlation
+    # at every second shift, then the best of the 3 x 3 shifts round each stored corner's best.
+    from vision.index import STORE_H, STORE_W, corner_windows, to_portrait
+    from vision.templates import (
+        CORE_H,
+        CORE_W,
+        MARGIN,
+        SEEN_BLUR,
+        STORED_BLUR,
+        WINDOW_H,
+        WINDOW_W,
+        Templates,
+        _smooth,
+    )
+
+    faces = list(standard_crops.items())
+    patches = np.stack([w for _, img in faces[:8] for w in
+                        corner_windows(to_portrait(img), STORE_W, STORE_H)])
+    cards = np.array([card.index for card, _ in faces[:8] for _ in range(2)])
+    templates = Templates.build(patches, cards)
+    shifted = np.roll(to_portrait(faces[3][1]), (2, -3), axis=(0, 1))
+    windows = corner_windows(shifted, STORE_W, STORE_H)
+    scores = templates.scores(templates.look(windows), [c.index for c, _ in faces[:8]])
+    for card, _ in faces[:8]:
+        best = []
+        for window in windows:
+            seen = _smooth(window, SEEN_BLUR)[:WINDOW_H, :WINDOW_W].astype(np.float32)
+            found = []
+            for patch in patches[cards == card.index]:
+                core = _smooth(patch, STORED_BLUR)[MARGIN:MARGIN + CORE_H, MARGIN:MARGIN + CORE_W]
+                full = cv2.matchTemplate(seen, core.astype(np.float32), cv2.TM_CCOEFF_NORMED)
+                coarse = full[::2, ::2]
+                y, x = np.unravel_index(int(coarse.argmax()), coarse.shape)
+                y, x = 2 * y, 2 * x
+                found.append(full[max(0, y - 1):y + 2, max(0, x - 1):x + 2].max())
+            best.append(max(found))
+        assert scores[card.index] == pytest.approx(float(np.mean(best)), abs=1e-4)
+    assert max(scores, key=lambda c: scores[c]) == faces[3][0].index
 
 
 def test_the_middle_of_a_face_tells_its_suit_from_the_other_suits_of_its_rank(

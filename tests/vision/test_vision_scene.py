@@ -133,7 +133,7 @@ def test_eight_meld_cards_lie_side_by_side_in_their_area(faces: Faces, seat: int
     scene = MatScene.create(mat_layout(3), faces, 15)
     zone = next(z for z in scene.layout.zones_for("meld") if z.seat == seat)
     laid = [scene.place(card, seat, "meld") for card in parse_cards("AS 10S KS QS JS QD JD 9S")]
-    short, long_ = scene.layout.card
+    short = scene.layout.card[0]
     for item in laid:
         x, y = item.target
         assert zone.x0 < x < zone.x1 and zone.y0 < y < zone.y1, item
