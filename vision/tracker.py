@@ -181,17 +181,24 @@ class Tracker:
         layout = self.calibration.layout
         for track in self.tracks:
             track.seen = False
-        free = list(self.tracks)
-        for corners in outlines:
-            centre = self.calibration.mat_points(corners.mean(axis=0, keepdims=True))[0]
+        known = list(self.tracks)
+        free = np.ones(len(known), bool)
+        if not outlines:
+            centres = np.empty((0, 2), np.float32)
+        else:
+            centres = self.calibration.mat_points(np.array([c.mean(axis=0) for c in outlines]))
+        # every outline's distance to every known card, in one go (a few numpy calls a frame)
+        apart = np.linalg.norm(centres[:, None, :] - np.array(
+            [t.centre for t in known], np.float32).reshape(1, -1, 2), axis=2)
+        for corners, centre, distances in zip(outlines, centres, apart, strict=True):
             if not (0 <= centre[0] <= layout.width and 0 <= centre[1] <= layout.height):
                 continue
             covered = _overlaps(hands, corners * self._scale)
-            best = min(free, key=lambda t: float(np.linalg.norm(t.centre - centre)),
-                       default=None)
-            if best is not None and np.linalg.norm(best.centre - centre) < self.match_mm:
-                free.remove(best)
-                moved = np.linalg.norm(best.centre - centre) > self.moving_mm
+            nearest = int(np.argmin(np.where(free, distances, np.inf))) if free.any() else -1
+            if nearest >= 0 and distances[nearest] < self.match_mm:
+                free[nearest] = False
+                best = known[nearest]
+                moved = distances[nearest] > self.moving_mm
                 best.steady = not covered and not moved
                 best.centre, best.corners, best.missing, best.seen = centre, corners, 0, True
                 if moved and best.card is None:   # laid again, or another card: read anew
@@ -199,8 +206,9 @@ class Tracker:
             else:
                 zone = layout.zone_at(float(centre[0]), float(centre[1]))
                 self.tracks.append(_Track(centre, corners, zone))
-        for track in free:
-            track.missing += 1
+        for track, gone in zip(known, free, strict=True):
+            if gone:
+                track.missing += 1
         # A card glimpsed while it was still moving, and gone since, was never really there.
         self.tracks = [t for t in self.tracks if t.missing < self.gone_frames
                        or t.card is not None
