@@ -8,7 +8,7 @@ are the same `Card`; a hand is a list (a multiset) of cards.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import ClassVar
 
 
@@ -184,6 +184,16 @@ _RANK_WORD = {
 Card._all = tuple(Card._make(s, r) for s in _SUIT_ORDER for r in Rank)
 ALL_SUITS: tuple[Suit, ...] = _SUIT_ORDER
 ALL_CARDS: tuple[Card, ...] = Card._all
+
+
+def index_of(cards: Sequence[Card], card: Card) -> int:
+    """Where `card` first is in `cards`, or -1. The same as `cards.index(card)`, since cards are
+    interned, but by identity: `==` on cards goes through Python (`Card.__lt__` makes the type
+    compare in Python), so `index`, `in` and `remove` on a hand are slow in the hot paths."""
+    for i, c in enumerate(cards):
+        if c is card:
+            return i
+    return -1
 
 
 def parse_cards(text: str | Iterable[str]) -> list[Card]:

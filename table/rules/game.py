@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Sequence
+from itertools import chain
+from operator import itemgetter
 from typing import Any, NamedTuple, NoReturn
 
 from . import scoring
-from .cards import Card, Rank, Suit
+from .cards import Card, Rank, Suit, index_of
 from .events import (
     BidMade,
     Buried,
@@ -37,7 +39,7 @@ from .meld import MeldResult, best_meld
 from .reneges import Play, Renege, prove_reneges
 from .scoring import HandResult
 from .seats import active_seats, default_names, partner_of, side_of
-from .tricks import card_points, is_legal_play, legal_plays, play_error, trick_winner
+from .tricks import is_legal_play, legal_plays, play_error, points_by_index, trick_winner
 from .variants import AllPass, NineThrowIn, Rules, Scoring, WhoMelds
 
 
@@ -74,10 +76,10 @@ def _remove(hand: tuple[Card, ...], cards: Sequence[Card]) -> tuple[Card, ...] |
     """`hand` less `cards` (as multisets), or None if some card is not in it."""
     rest = list(hand)
     for c in cards:
-        try:
-            rest.remove(c)
-        except ValueError:
+        i = index_of(rest, c)
+        if i < 0:
             return None
+        del rest[i]
     return tuple(rest)
 
 
@@ -133,7 +135,6 @@ class _State(NamedTuple):
     reneges: tuple[Renege, ...]
     result: HandResult | None
     events: tuple[Event, ...]
-
 
 
 class Game(_State):
@@ -296,7 +297,8 @@ class Game(_State):
 
     def apply(self, event: Event) -> Game:
         """The position after `event`, or `IllegalAction` with the reason."""
-        handler = _HANDLERS.get(type(event))
+        kind = type(event)
+        handler = _HANDLERS.get(kind)
         if handler is None:
             if isinstance(event, Corrected | Undone):
                 raise self._refuse("corrections and undo are applied by replaying the "
@@ -309,8 +311,10 @@ class Game(_State):
         except IllegalAction as exc:
             # report the position the event came to, not a step on the way
             raise IllegalAction(exc.reason, self.position()) from None
+        if kind in _RECORDING:
+            return g  # the handler has recorded the event in its own copy of the position
         values = list(g)
-        values[-1] += (event,)  # `events` is the last field
+        values[_EVENTS] += (event,)
         return tuple.__new__(Game, values)
 
     # -- the deal ---------------------------------------------------------------------------
@@ -336,9 +340,7 @@ class Game(_State):
             kitty = e.kitty or ()
             if len(kitty) != r.kitty_size:
                 raise g._refuse(f"the kitty must have {r.kitty_size} cards")
-            dealt = _counts(c for h in e.hands for c in h)
-            for i, n in enumerate(_counts(kitty)):
-                dealt[i] += n
+            dealt = _counts(chain(kitty, *e.hands))
             if r.draw_from_stock:
                 over = [i for i, n in enumerate(dealt) if n > r.copies]
             else:
@@ -703,43 +705,72 @@ class Game(_State):
     # -- the play ----------------------------------------------------------------------------
 
     def _on_play(self, e: CardPlayed) -> Game:
-        g = self
-        if g.phase is not Phase.PLAY:
-            if g.phase is not Phase.MELD:
-                raise g._refuse(f"no card can be played now ({g.phase.value}): "
-                                + _phase_hint(g))
-            g = g._begin_play(e.seat)
+        if self.phase is not Phase.PLAY:
+            if self.phase is not Phase.MELD:
+                raise self._refuse(f"no card can be played now ({self.phase.value}): "
+                                   + _phase_hint(self))
+            return self._begin_play(e.seat)._on_play(e)
+        # the hot path: read and set the fields in one list of values, one Game made at the end
+        v: list[Any] = list(self)
         seat = e.seat
-        if seat != g.turn:
-            g._expect_turn(seat, "play")
-        trick = () if g.trick_full else g.trick  # leading again gathers a finished trick
-        done = len(g.tricks)
-        if done == g.rules.hand_size:
-            raise g._refuse("every trick of the hand has been played")
+        if seat != v[_TURN]:
+            self._expect_turn(seat, "play")
+        trick = () if v[_TRICK_FULL] else v[_TRICK]  # leading again gathers a finished trick
+        tricks = v[_TRICKS]
+        done = len(tricks)
+        r = v[_RULES]
+        if done == r.hand_size:
+            raise self._refuse("every trick of the hand has been played")
         card = e.card
-        trick_cards = tuple([c for _, c in trick])
+        trick_cards = tuple(map(_SECOND, trick))
         first_lead = not done and not trick
-        hands = g.hands
-        reneges = g.reneges
-        play = Play(seat, card, done + 1, trick_cards, first_lead)
-        plays = (*g.plays, play)
+        hands = v[_HANDS]
+        trump = v[_TRUMP]
+        play = tuple.__new__(Play, (seat, card, done + 1, trick_cards, first_lead))
+        plays = (*v[_PLAYS], play)
         if hands is not None:
             hand = hands[seat]
-            if not (card in hand and is_legal_play(card, hand, trick_cards, g.trump, g.rules,
-                                                   first_lead)):
-                g._refuse_play(play, hand)
-            rest = list(hand)
-            rest.remove(card)
-            hands = (*hands[:seat], tuple(rest), *hands[seat + 1:])
+            i = index_of(hand, card)
+            if i < 0 or not is_legal_play(card, hand, trick_cards, trump, r, first_lead):
+                self._refuse_play(play, hand)
+            v[_HANDS] = (*hands[:seat], hand[:i] + hand[i + 1:], *hands[seat + 1:])
         else:
-            g._check_seen(seat, (card,), "play")
-            reneges += prove_reneges(plays, g.meld_cards, g.trump, g.rules, reneges, g.names)
+            self._check_seen(seat, (card,), "play")
+            reneges = v[_RENEGES]
+            v[_RENEGES] = reneges + prove_reneges(plays, v[_MELD_CARDS], trump, r, reneges,
+                                                  v[_NAMES])
         trick = (*trick, (seat, card))
-        g = g._evolve(hands=hands, plays=plays, trick=trick, trick_full=False,
-                      trick_leader=trick[0][0], reneges=reneges, turn=g._next_active(seat))
-        if len(trick) < len(g.active):
-            return g
-        return g._complete_trick()
+        v[_PLAYS] = plays
+        v[_TRICK] = trick
+        v[_TRICK_LEADER] = trick[0][0]
+        v[_EVENTS] = (*v[_EVENTS], e)
+        active = v[_ACTIVE]
+        if len(trick) < len(active):
+            v[_TRICK_FULL] = False
+            v[_TURN] = active[(active.index(seat) + 1) % len(active)]
+            return tuple.__new__(Game, v)
+        # the trick is complete: its winner leads next
+        cards = (*trick_cards, card)
+        winner = trick[trick_winner(cards, trump)][0]
+        last = done + 1 == r.hand_size
+        worth = points_by_index(r.points)
+        points = sum([worth[c.index] for c in cards]) + (r.points.last_trick if last else 0)
+        taken = list(v[_TAKEN])
+        taken[winner] += points
+        counters = list(v[_COUNTERS])
+        counters[winner] += sum([1 for c in cards if c.rank >= Rank.KING])
+        won = list(v[_WON_TRICKS])
+        won[winner] += 1
+        v[_TRICK_FULL] = True
+        v[_TURN] = winner
+        v[_TRICKS] = (*tricks, trick)
+        v[_TAKEN] = tuple(taken)
+        v[_COUNTERS] = tuple(counters)
+        v[_WON_TRICKS] = tuple(won)
+        g = tuple.__new__(Game, v)
+        if last:
+            return g._finish_if_counted()
+        return g
 
     def _refuse_play(self, play: Play, hand: tuple[Card, ...]) -> NoReturn:
         err = play_error(play.card, hand, play.before, self.trump, self.rules, play.first_lead)
@@ -769,27 +800,6 @@ class Game(_State):
                                 f"meld {meld} + {r.forced_concede_margin}")
         return g._evolve(phase=Phase.PLAY, turn=d)
 
-    def _complete_trick(self) -> Game:
-        r = self.rules
-        cards = [c for _, c in self.trick]
-        winner = self.trick[trick_winner(cards, self.trump)][0]
-        last = len(self.tricks) + 1 == r.hand_size
-        points = card_points(cards, r) + (r.points.last_trick if last else 0)
-        n_counters = sum(1 for c in cards if c.rank >= Rank.KING)
-        taken = list(self.taken)
-        taken[winner] += points
-        counters = list(self.counters)
-        counters[winner] += n_counters
-        won = list(self.won_tricks)
-        won[winner] += 1
-        g = self._evolve(
-            tricks=self.tricks + (self.trick,), trick_full=True, turn=winner,
-            taken=tuple(taken), counters=tuple(counters), won_tricks=tuple(won),
-        )
-        if last:
-            return g._finish_if_counted()
-        return g
-
     def _finish_if_counted(self) -> Game:
         if self.rules.draw_from_stock:
             missing = [s for s in self.active if self.discards[s] is None]
@@ -797,16 +807,16 @@ class Game(_State):
                 return self._evolve(turn=missing[0])
         return self._finish_hand()
 
-    def _gather(self) -> Game:
-        return self._evolve(trick=(), trick_full=False, trick_leader=None)
-
     def _on_gathered(self, e: TrickGathered) -> Game:
-        if self.phase is Phase.HAND_OVER and self.result is not None and self.tricks and \
-                self.trick_full:
-            return self._gather()
-        if self.phase is not Phase.PLAY or not self.trick_full:
+        if not (self.trick_full and (self.phase is Phase.PLAY or (
+                self.phase is Phase.HAND_OVER and self.result is not None and self.tricks))):
             raise self._refuse("there is no finished trick to gather")
-        return self._gather()
+        values = list(self)
+        values[_TRICK] = ()
+        values[_TRICK_FULL] = False
+        values[_TRICK_LEADER] = None
+        values[_EVENTS] = self.events + (e,)
+        return tuple.__new__(Game, values)
 
     # -- seen cards --------------------------------------------------------------------------
 
@@ -865,7 +875,27 @@ class Game(_State):
 
 _FIELDS = _State._fields
 _INDEX = {name: i for i, name in enumerate(_FIELDS)}
-assert _FIELDS[-1] == "events"
+# positions of the fields the hot handlers set directly in their one copy of the position
+_RULES = _INDEX["rules"]
+_NAMES = _INDEX["names"]
+_TURN = _INDEX["turn"]
+_ACTIVE = _INDEX["active"]
+_TRUMP = _INDEX["trump"]
+_MELD_CARDS = _INDEX["meld_cards"]
+_HANDS = _INDEX["hands"]
+_TRICK = _INDEX["trick"]
+_TRICK_LEADER = _INDEX["trick_leader"]
+_TRICK_FULL = _INDEX["trick_full"]
+_TRICKS = _INDEX["tricks"]
+_TAKEN = _INDEX["taken"]
+_COUNTERS = _INDEX["counters"]
+_WON_TRICKS = _INDEX["won_tricks"]
+_PLAYS = _INDEX["plays"]
+_RENEGES = _INDEX["reneges"]
+_EVENTS = _INDEX["events"]
+
+
+_SECOND = itemgetter(1)  # the card of a (seat, card) play
 
 
 def new_game(rules: Rules, names: Sequence[str] | None = None, first_dealer: int = 0) -> Game:
@@ -900,14 +930,15 @@ def _phase_hint(g: Game) -> str:
 
 def holds_meld(hand: Iterable[Card]) -> bool:
     """004: 'meld other than nines' - a marriage, a pinochle or an around, whatever is trump."""
-    counts = _counts(hand)
-    for suit in range(4):
-        if counts[suit * 6 + Rank.KING] and counts[suit * 6 + Rank.QUEEN]:
-            return True
-    if counts[0 * 6 + Rank.QUEEN] and counts[3 * 6 + Rank.JACK]:
-        return True
-    return any(all(counts[s * 6 + r] for s in range(4))
-               for r in (Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK))
+    faces = set(hand)
+    return any(faces.issuperset(meld) for meld in _MELDS_BUT_NINES)
+
+
+_MELDS_BUT_NINES = (
+    *((Card(s, Rank.KING), Card(s, Rank.QUEEN)) for s in Suit),  # the marriages
+    (Card(Suit.SPADES, Rank.QUEEN), Card(Suit.DIAMONDS, Rank.JACK)),  # the pinochle
+    *(tuple(Card(s, r) for s in Suit) for r in (Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK)),
+)
 
 
 def nines_qualify(hand: Sequence[Card], r: Rules) -> bool:
@@ -944,3 +975,5 @@ _HANDLERS: dict[type, Any] = {
     CardPlayed: Game._on_play,
     TrickGathered: Game._on_gathered,
 }
+# handlers that record the event themselves, in the one copy of the position they make
+_RECORDING = frozenset({CardPlayed, TrickGathered})

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from .cards import ALL_SUITS, Card, Rank, Suit, format_cards
+from .cards import ALL_CARDS, ALL_SUITS, Card, Rank, Suit, format_cards
 from .variants import MeldValues, Rules
 
 
@@ -55,22 +56,28 @@ class MeldResult:
     @property
     def cards(self) -> tuple[Card, ...]:
         """The physical cards the melds need, sorted (a card shared by classes counts once)."""
-        per_class: dict[MeldClass, list[int]] = {}
-
-        def use(cls: MeldClass, cards: Iterable[Card]) -> None:
-            counts = per_class.setdefault(cls, [0] * 24)
-            for card in cards:
-                counts[card.index] += 1
-
+        per_class: dict[MeldClass, list[int]] = {}  # card indexes (ints compare fastest)
         for meld in self.melds:
-            if meld.meld_class is MeldClass.ROUNDHOUSE:
+            cls = meld.meld_class
+            if cls is MeldClass.ROUNDHOUSE:
                 # its marriages (and any run) count in class I, its kings and queens in class III
-                use(MeldClass.MARRIAGES, meld.cards)
-                use(MeldClass.AROUNDS, (c for c in meld.cards if c.rank in _KQ))
+                per_class.setdefault(MeldClass.MARRIAGES, []).extend(
+                    [c.index for c in meld.cards])
+                per_class.setdefault(MeldClass.AROUNDS, []).extend(
+                    [c.index for c in meld.cards if c.rank in _KQ])
             else:
-                use(meld.meld_class, meld.cards)
-        need = [max(col) for col in zip(*per_class.values(), strict=True)] if per_class else []
-        return tuple(Card.from_index(i) for i, n in enumerate(need) for _ in range(n))
+                per_class.setdefault(cls, []).extend([c.index for c in meld.cards])
+        classes = iter(per_class.values())
+        need = next(classes, [])
+        for more in classes:  # the multiset union: each face as often as one class needs it
+            pool = list(need)
+            for i in more:
+                if i in pool:
+                    pool.remove(i)
+                else:
+                    need.append(i)
+        need.sort()
+        return tuple(map(ALL_CARDS.__getitem__, need))
 
     def __str__(self) -> str:
         if not self.melds:
@@ -223,13 +230,60 @@ def best_meld(cards: Iterable[Card], trump: Suit | None, rules: Rules) -> MeldRe
     `cards` is a multiset (a list with repeated faces); buried cards are simply not passed.
     With `trump` None (not named yet) every marriage is a plain one and there is no run or dix.
     """
-    mv = rules.meld if rules.double_bonuses else _plain(rules.meld)
+    table = _table(_values(rules), trump)
+    (total, pairs, h, shared, runs, royals, joseph, nines, pinochles, aces, kings, queens,
+     jacks) = _score(card_counts(cards), table)
+    if not total:
+        return _NO_MELD
+    ti = table.trump
+    out: list[Meld] = []
+    if runs:
+        _add(out, runs, table.run, table.double_run)
+    if joseph and table.joseph is not None:
+        out.extend([table.joseph] * joseph)
+    if shared and table.run_roundhouse is not None:
+        out.extend([table.run_roundhouse] * shared)
+    if h > shared and table.roundhouse is not None:
+        out.extend([table.roundhouse] * (h - shared))
+    if royals:
+        _add(out, royals, table.royal, table.double_royal)
+    for s in range(4):
+        if s != ti and pairs[s] > h:
+            out.extend([table.marriage[s]] * (pairs[s] - h))
+    if nines:
+        out.extend([table.dix] * nines)
+    if pinochles:
+        _add(out, pinochles, table.pinochle, table.double_pinochle)
+    for i, count in enumerate((aces, kings - h, queens - h, jacks)):
+        if count:
+            _add(out, count, table.around[i], table.double_around[i])
+    return MeldResult(total, tuple(out))
+
+
+def meld_total(counts: Sequence[int], trump: Suit | None, rules: Rules) -> int:
+    """`best_meld(cards, trump, rules).total`, from the cards' `card_counts` (a player weighing
+    trumps counts a hand once and scores it for each)."""
+    return _score(counts, _table(_values(rules), trump))[0]
+
+
+def card_counts(cards: Iterable[Card]) -> list[int]:
+    """How many of each face, indexed by `Card.index`."""
     n = [0] * 24
     for card in cards:
         n[card.index] += 1
-    table = _table(mv, trump)
-    ti = table.trump
+    return n
 
+
+def _values(rules: Rules) -> MeldValues:
+    return rules.meld if rules.double_bonuses else _plain(rules.meld)
+
+
+def _score(n: Sequence[int], table: _Table) -> tuple[Any, ...]:
+    """The best meld of the counts `n`: (total, K-Q pairs per suit, roundhouses, roundhouses
+    sharing a run, runs, royal marriages, St Joseph melds, dix, pinochles, aces, kings, queens
+    and jacks around)."""
+    mv = table.meld
+    ti = table.trump
     # Plain conditionals rather than min(): this is the hot path, and most counts are 0.
     (_, sj, sq, sk, _, sa, _, hj, hq, hk, _, ha,
      _, cj, cq, ck, _, ca, _, dj, dq, dk, _, da) = n
@@ -268,31 +322,8 @@ def best_meld(cards: Iterable[Card], trump: Suit | None, rules: Rules) -> MeldRe
         total += _doubled(aces, mv.aces, mv.double_aces)
     if jacks:
         total += _doubled(jacks, mv.jacks, mv.double_jacks)
-    if not total:
-        return _NO_MELD
-
-    out: list[Meld] = []
-    if runs:
-        _add(out, runs, table.run, table.double_run)
-    if joseph and table.joseph is not None:
-        out.extend([table.joseph] * joseph)
-    if shared and table.run_roundhouse is not None:
-        out.extend([table.run_roundhouse] * shared)
-    if h > shared and table.roundhouse is not None:
-        out.extend([table.roundhouse] * (h - shared))
-    if royals:
-        _add(out, royals, table.royal, table.double_royal)
-    for s in range(4):
-        if s != ti and pairs[s] > h:
-            out.extend([table.marriage[s]] * (pairs[s] - h))
-    if nines:
-        out.extend([table.dix] * nines)
-    if pinochles:
-        _add(out, pinochles, table.pinochle, table.double_pinochle)
-    for i, count in enumerate((aces, kings - h, queens - h, jacks)):
-        if count:
-            _add(out, count, table.around[i], table.double_around[i])
-    return MeldResult(total, tuple(out))
+    return (total, pairs, h, shared, runs, royals, joseph, nines, pinochles, aces, kings,
+            queens, jacks)
 
 
 def _with_roundhouses(

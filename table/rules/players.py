@@ -13,7 +13,7 @@ import random
 from collections.abc import Iterator, Sequence
 from operator import attrgetter
 
-from .cards import Card, Rank, Suit
+from .cards import ALL_CARDS, ALL_SUITS, Card, Rank, Suit, index_of
 from .events import (
     BidMade,
     Buried,
@@ -31,15 +31,18 @@ from .events import (
     TrumpNamed,
 )
 from .game import Game, Phase, holds_meld, new_game, nines_qualify
-from .meld import best_meld
+from .meld import best_meld, card_counts, meld_total
 from .seats import active_seats, partner_of
-from .tricks import legal_plays, trick_winner
+from .tricks import legal_plays, winning_card
 from .variants import Rules, WhoMelds
 
 
 def _take(hand: list[Card], cards: Sequence[Card]) -> None:
     for c in cards:
-        hand.remove(c)
+        i = index_of(hand, c)
+        if i < 0:
+            raise ValueError(f"{c} is not in the hand")
+        del hand[i]
 
 
 class SimTable:
@@ -57,12 +60,16 @@ class SimTable:
         self.discards: list[list[Card]] = [[] for _ in range(n)]
         self._estimate: dict[int, tuple[int, Suit]] = {}
         self._pending: tuple[Card, ...] = ()  # the true cards of a face-down bury or pass
+        self._gathered = TrickGathered(source=source)
+        self._deck = rules.deck()
+        self._trick_total = rules.trick_total
+        self._card_events: dict[int, CardPlayed] = {}
 
     # -- the deal -------------------------------------------------------------------------
 
     def deal(self, dealer: int, active: Sequence[int]) -> HandDealt:
         r = self.rules
-        deck = r.deck()
+        deck = list(self._deck)
         self.rng.shuffle(deck)
         n = r.table_seats
         self.hands = [[] for _ in range(n)]
@@ -97,20 +104,21 @@ class SimTable:
 
     def estimate(self, seat: int) -> tuple[int, Suit]:
         """What this hand hopes to make, and in which trump."""
-        if seat not in self._estimate:
-            hand = self.hands[seat]
-            total = self.rules.trick_total
-            best = (-1, Suit.SPADES)
-            lengths = {suit: sum(1 for c in hand if c.suit is suit) for suit in Suit}
-            aces = sum(1 for c in hand if c.rank is Rank.ACE)
+        found = self._estimate.get(seat)
+        if found is None:
+            n = card_counts(self.hands[seat])
+            lengths = [sum(n[i:i + 6]) for i in (0, 6, 12, 18)]  # per suit, S H C D
+            aces = n[Rank.ACE] + n[6 + Rank.ACE] + n[12 + Rank.ACE] + n[18 + Rank.ACE]
+            found = (-1, Suit.SPADES)
             # the two longest suits are the only sensible trumps for these players
-            for suit in sorted(Suit, key=lambda s: -lengths[s])[:2]:
-                share = 0.18 + 0.035 * lengths[suit] + 0.02 * aces
-                value = best_meld(hand, suit, self.rules).total + int(total * share)
-                if value > best[0]:
-                    best = (value, suit)
-            self._estimate[seat] = best
-        return self._estimate[seat]
+            for s in sorted(range(4), key=lambda s: -lengths[s])[:2]:
+                share = 0.18 + 0.035 * lengths[s] + 0.02 * aces
+                suit = ALL_SUITS[s]
+                value = meld_total(n, suit, self.rules) + int(self._trick_total * share)
+                if value > found[0]:
+                    found = (value, suit)
+            self._estimate[seat] = found
+        return found
 
     def next_event(self, g: Game) -> Event:
         """What the table does next in position `g`."""
@@ -173,7 +181,7 @@ class SimTable:
             return Passed(seat=seat, source=src)
         value = self.estimate(seat)[0]
         if r.partnerships:
-            value += r.trick_total // 10
+            value += self._trick_total // 10
         amount = r.next_bid(g.high_bid)
         if r.single_round:
             while r.next_bid(g.high_bid, above=amount) <= value:
@@ -191,16 +199,17 @@ class SimTable:
         """The seat's cards outside its meld (and outside `keep`), weakest first."""
         hand = list(self.hands[seat])
         for c in [*best_meld(hand, trump, self.rules).cards, *keep]:
-            if c in hand:
-                hand.remove(c)
-        return sorted(hand, key=lambda c: (c.suit is trump, c.rank is Rank.ACE, -c.rank))
+            i = index_of(hand, c)
+            if i >= 0:
+                del hand[i]
+        return sorted(hand, key=_spare_order(trump).__getitem__)
 
     def _bury(self, g: Game, d: int) -> Buried:
         self._take_kitty(d)
         assert g.trump is not None
         spare = self._spare(d, g.trump)
         if len(spare) < self.rules.bury:
-            spare = sorted(self.hands[d], key=lambda c: (c.suit is g.trump, c.rank))
+            spare = sorted(self.hands[d], key=_keep_order(g.trump).__getitem__)
         cards = tuple(spare[:self.rules.bury])
         self._pending = cards
         return Buried(seat=d, cards=cards if self.known else None, source=self.source)
@@ -224,7 +233,7 @@ class SimTable:
         n = self.rules.pass_cards
         spare = self._spare(d, trump)
         if len(spare) < n:
-            spare = sorted(self.hands[d], key=lambda c: (c.suit is trump, c.rank))
+            spare = sorted(self.hands[d], key=_keep_order(trump).__getitem__)
         return tuple(spare[:n])
 
     def _meld_or_lead(self, g: Game, d: int) -> Event:
@@ -246,8 +255,7 @@ class SimTable:
                 continue
             hand = list(self.hands[s])
             if s == d and r.pass_cards and len(g.passes) < 2:
-                for c in self._pass_back(d, g.trump):
-                    hand.remove(c)
+                _take(hand, self._pass_back(d, g.trump))
             meld = best_meld(hand, g.trump, r)
             if meld.total > 0:
                 return MeldShown(seat=s, cards=meld.cards, source=src)
@@ -260,7 +268,7 @@ class SimTable:
         if g.bid is not None:
             side_meld = sum(m.total for s, m in enumerate(g.melds)
                             if m is not None and g.side(s) == g.side(d))
-            hopeless = g.bid > side_meld + int(r.trick_total * 0.85)
+            hopeless = g.bid > side_meld + int(self._trick_total * 0.85)
             if r.forced_concede_margin and g.bid > side_meld + r.forced_concede_margin:
                 return Conceded(seat=d, source=src)
             if r.concede_margin and g.bid - side_meld > r.concede_margin:
@@ -271,12 +279,17 @@ class SimTable:
 
     def _play(self, g: Game) -> Event:
         if g.trick_full:
-            return TrickGathered(source=self.source)
+            return self._gathered
         seat = g.turn
         assert seat is not None
         if self.rules.draw_from_stock and len(g.tricks) == self.rules.hand_size:
             return Buried(seat=seat, cards=tuple(self.discards[seat]), source=self.source)
-        return CardPlayed(seat=seat, card=self.choose_card(g, seat), source=self.source)
+        card = self.choose_card(g, seat)
+        key = seat * 24 + card.index
+        event = self._card_events.get(key)
+        if event is None:  # events are values: each seat's play of a face is made once
+            event = self._card_events[key] = CardPlayed(seat=seat, card=card, source=self.source)
+        return event
 
     def choose_card(self, g: Game, seat: int) -> Card:
         """The cheapest card that wins the trick, or the cheapest legal card (sparing trumps);
@@ -285,28 +298,30 @@ class SimTable:
         trick = [c for _, c in g.trick]
         legal = legal_plays(self.hands[seat], trick, trump, self.rules,
                             not trick and not g.tricks)
-        best = legal[0]
-        if not trick:
-            for c in legal:
-                if c.rank > best.rank or (c.rank == best.rank and c.suit is trump):
-                    best = c
-            return best
-        top = trick[trick_winner(trick, trump)]
-        led = trick[0].suit
-        winners = [c for c in legal if _beats(c, top, led, trump)]
+        if not trick:  # the first of the highest cards, a trump if there is one
+            return max(legal, key=(_LEAD_ORDER.get(trump) or _lead_order(trump)).__getitem__)
+        top = winning_card(trick, trump)
+        beaters = _BEATERS.get((top, trick[0].suit, trump)) or _beaters(top, trick[0].suit, trump)
+        winners = list(filter(beaters.__contains__, legal))
         if winners:
-            return min(winners, key=attrgetter("rank"))
-        for c in legal:  # the lowest card, a trump only when nothing else is left
-            if (best.suit is trump, best.rank) > (c.suit is trump, c.rank):
-                best = c
-        return best
+            return min(winners, key=_RANK)
+        # the first of the lowest cards, a trump only when nothing else is left
+        return min(legal, key=(_KEEP_ORDER.get(trump) or _keep_order(trump)).__getitem__)
 
     # -- keeping the true hands in step ---------------------------------------------------------
 
     def observe(self, e: Event, g: Game) -> None:
         """Follow an accepted event (`g` is the position before it)."""
-        if isinstance(e, CardPlayed):
-            self.hands[e.seat].remove(e.card)
+        kind = type(e)
+        if kind is TrickGathered:
+            return
+        if kind is CardPlayed:
+            assert isinstance(e, CardPlayed)
+            hand = self.hands[e.seat]
+            i = index_of(hand, e.card)
+            if i < 0:
+                raise ValueError(f"{e.card} is not in the hand")
+            del hand[i]
         elif isinstance(e, KittyShown | TrumpNamed) and g.declarer is not None:
             self._take_kitty(g.declarer)
         elif isinstance(e, Buried) and not self.rules.draw_from_stock:
@@ -326,6 +341,48 @@ def _beats(card: Card, top: Card, led: Suit, trump: Suit | None) -> bool:
     if card.suit is top.suit:
         return card.rank > top.rank
     return card.suit is trump or (top.suit is not trump and top.suit is not led)
+
+
+_RANK = attrgetter("rank")
+_BEATERS: dict[tuple[Card, Suit, Suit | None], frozenset[Card]] = {}
+_LEAD_ORDER: dict[Suit | None, dict[Card, int]] = {}
+_KEEP_ORDER: dict[Suit | None, dict[Card, int]] = {}
+_SPARE_ORDER: dict[Suit | None, dict[Card, int]] = {}
+
+
+def _beaters(top: Card, led: Suit, trump: Suit | None) -> frozenset[Card]:
+    """The faces that would take the trick from `top` (`_beats`, for every face at once)."""
+    key = (top, led, trump)
+    found = _BEATERS.get(key)
+    if found is None:
+        found = _BEATERS[key] = frozenset(c for c in ALL_CARDS if _beats(c, top, led, trump))
+    return found
+
+
+def _lead_order(trump: Suit | None) -> dict[Card, int]:
+    """A lead's preference: higher rank first, then a trump over a plain card of that rank."""
+    found = _LEAD_ORDER.get(trump)
+    if found is None:
+        found = _LEAD_ORDER[trump] = {c: 2 * c.rank + (c.suit is trump) for c in ALL_CARDS}
+    return found
+
+
+def _spare_order(trump: Suit | None) -> dict[Card, int]:
+    """What a seat would rather give up first: plain cards, then aces last, high ranks first."""
+    found = _SPARE_ORDER.get(trump)
+    if found is None:
+        found = _SPARE_ORDER[trump] = {
+            c: 20 * (c.suit is trump) + 10 * (c.rank is Rank.ACE) + Rank.ACE - c.rank
+            for c in ALL_CARDS}
+    return found
+
+
+def _keep_order(trump: Suit | None) -> dict[Card, int]:
+    """What a seat would rather keep: trumps above plain cards, then by rank."""
+    found = _KEEP_ORDER.get(trump)
+    if found is None:
+        found = _KEEP_ORDER[trump] = {c: 10 * (c.suit is trump) + c.rank for c in ALL_CARDS}
+    return found
 
 
 def play_game(rules: Rules, rng: random.Random, names: Sequence[str] | None = None,

@@ -24,8 +24,8 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from .cards import Card, Suit
-from .variants import Beat, Rules
+from .cards import ALL_CARDS, Card, Suit, index_of
+from .variants import Beat, CardPoints, Rules
 
 PlayRule = Literal[
     "follow suit", "trump", "beat", "overtrump", "win", "lead trump", "not in hand",
@@ -49,26 +49,36 @@ _ALWAYS = Beat.ALWAYS
 _WIN = Beat.WIN
 _TRUMP_LED = Beat.TRUMP_LED
 
+# Set lookups run in C, so the hot checks below test a hand against these rather than looping
+# over it: the faces of each suit (none for no trump), and the faces of a card's suit above it.
+_OF_SUIT: dict[Suit | None, frozenset[Card]] = {
+    s: frozenset(c for c in ALL_CARDS if c.suit is s) for s in Suit}
+_OF_SUIT[None] = frozenset()
+_ABOVE: dict[Card, frozenset[Card]] = {
+    card: frozenset(c for c in ALL_CARDS if c.suit is card.suit and c.rank > card.rank)
+    for card in ALL_CARDS}
+
 
 def trick_winner(trick: Sequence[Card], trump: Suit | None) -> int:
     """The index in `trick` of the winning card: the highest trump, else the highest card of the
     suit led; of two identical cards the first played. Other cards never win."""
     if not trick:
         raise ValueError("an empty trick has no winner")
-    best = 0
+    # only a strictly higher card takes the lead, so the winner is its face's first copy
+    return index_of(trick, winning_card(trick, trump))
+
+
+def winning_card(trick: Sequence[Card], trump: Suit | None) -> Card:
+    """The card winning `trick` (not empty): a card of the top card's suit and higher rank,
+    or a trump on a plain card, takes over."""
     top = trick[0]
-    for i in range(1, len(trick)):
-        card = trick[i]
+    for card in trick:
         if card.suit is top.suit:
             if card.rank > top.rank:
-                best, top = i, card
+                top = card
         elif card.suit is trump:
-            best, top = i, card
-    return best
-
-
-def _faces(cards: Iterable[Card]) -> list[Card]:
-    return list(dict.fromkeys(cards))
+            top = card
+    return top
 
 
 def legal_plays(
@@ -78,36 +88,34 @@ def legal_plays(
     """The distinct faces of `hand` that may be played to `trick` (the cards already played to
     it, in order; empty for a lead), in the order they first appear in `hand`.
     `first_lead` marks the first lead of the hand."""
+    # list(dict.fromkeys(...)): the distinct faces, in order
     if not trick:
         if first_lead and rules.first_lead_trump:
-            trumps = [c for c in hand if c.suit is trump]
+            trumps = list(filter(_OF_SUIT[trump].__contains__, hand))
             if trumps:
-                return _faces(trumps)
-        return _faces(hand)
-    led = trick[0].suit
-    top = trick[trick_winner(trick, trump)]
+                return list(dict.fromkeys(trumps))
+        return list(dict.fromkeys(hand))
+    top = trick[0]
+    led = top.suit
+    if len(trick) > 1:
+        top = winning_card(trick, trump)
     beat = rules.beat
-    follow = [c for c in hand if c.suit is led]
+    follow = list(filter(_OF_SUIT[led].__contains__, hand))
     if follow:
         if top.suit is led and (led is trump or beat is _ALWAYS or beat is _WIN):
-            rank = top.rank
-            higher = [c for c in follow if c.rank > rank]
+            higher = list(filter(_ABOVE[top].__contains__, follow))
             if higher:
-                return _faces(higher)
-        return _faces(follow)
-    trumps = [c for c in hand if c.suit is trump]
+                return list(dict.fromkeys(higher))
+        return list(dict.fromkeys(follow))
+    trumps = list(filter(_OF_SUIT[trump].__contains__, hand))
     if not trumps:
-        return _faces(hand)
+        return list(dict.fromkeys(hand))
     if beat is _TRUMP_LED:
-        return _faces(trumps)
-    if top.suit is trump:
-        rank = top.rank
-        higher = [c for c in trumps if c.rank > rank]
-    else:
-        higher = trumps
+        return list(dict.fromkeys(trumps))
+    higher = list(filter(_ABOVE[top].__contains__, trumps)) if top.suit is trump else trumps
     if higher:
-        return _faces(higher)
-    return _faces(hand if beat is _WIN else trumps)
+        return list(dict.fromkeys(higher))
+    return list(dict.fromkeys(hand if beat is _WIN else trumps))
 
 
 def is_legal_play(
@@ -119,30 +127,29 @@ def is_legal_play(
     suit = card.suit
     if not trick:
         return not (first_lead and rules.first_lead_trump and suit is not trump
-                    and any(c.suit is trump for c in hand))
-    led = trick[0].suit
-    top = trick[trick_winner(trick, trump)]
+                    and not _OF_SUIT[trump].isdisjoint(hand))
+    top = trick[0]
+    led = top.suit
+    if len(trick) > 1:
+        top = winning_card(trick, trump)
     beat = rules.beat
     if suit is led:
         if top.suit is led and card.rank <= top.rank and (
                 led is trump or beat is _ALWAYS or beat is _WIN):
-            rank = top.rank
-            return not any(c.suit is led and c.rank > rank for c in hand)
+            return _ABOVE[top].isdisjoint(hand)
         return True
-    if any(c.suit is led for c in hand):
+    if not _OF_SUIT[led].isdisjoint(hand):
         return False
     if suit is trump:
         if beat is _TRUMP_LED or top.suit is not trump or card.rank > top.rank:
             return True
-        rank = top.rank
-        return not any(c.suit is trump and c.rank > rank for c in hand)
-    if not any(c.suit is trump for c in hand):
+        return _ABOVE[top].isdisjoint(hand)
+    if _OF_SUIT[trump].isdisjoint(hand):
         return True
     if beat is _TRUMP_LED or top.suit is not trump:
         return False  # must trump
-    rank = top.rank
     # void in both the suit led and any trump that beats the top one: 002 allows any card
-    return beat is _WIN and not any(c.suit is trump and c.rank > rank for c in hand)
+    return beat is _WIN and _ABOVE[top].isdisjoint(hand)
 
 
 def play_error(
@@ -177,5 +184,19 @@ def play_error(
 def card_points(cards: Iterable[Card], rules: Rules) -> int:
     """What the cards are worth in tricks (the last-trick bonus, `rules.points.last_trick`, is
     the game's to add)."""
-    values = rules.points.by_rank()
-    return sum(values[c.rank] for c in cards)
+    values = points_by_index(rules.points)
+    return sum([values[c.index] for c in cards])
+
+
+_POINTS: dict[int, tuple[CardPoints, tuple[int, ...]]] = {}
+
+
+def points_by_index(points: CardPoints) -> tuple[int, ...]:
+    """What each face is worth in tricks, indexed by `Card.index` (worked out once a scheme)."""
+    found = _POINTS.get(id(points))
+    if found is None or found[0] is not points:  # the entry holds `points`, so no id reuse
+        if len(_POINTS) > 64:
+            _POINTS.clear()
+        by_rank = points.by_rank()
+        found = _POINTS[id(points)] = (points, tuple(by_rank[c.rank] for c in ALL_CARDS))
+    return found[1]
