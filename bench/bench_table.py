@@ -141,6 +141,9 @@ def main() -> None:
     print(f"the same cards had the camera kept {steady:g} frames/s: median "
           f"{_ms(at_pace, 0.5)} ms, p99 {_ms(at_pace, 0.99)} ms")
     print(f"peak memory: {peak_mb:.0f} MB (target < 400 MB)")
+    if not keys:
+        print("no card reached the mat: every hand was thrown in (try another --seed or more "
+              "--hands)")
     if failure:
         print(failure)
     print(json.dumps({"bench": "table", "cards": len(keys), "frame": args.frame,
