@@ -177,8 +177,8 @@ class MatScene:
         return item
 
     def _row_position(self, zone: Zone, already: list[Laid]) -> tuple[float, float]:
-        """The next place along a meld area or the kitty: rows along its length, a new row
-        beside the first once one is full."""
+        """The next place along a meld area or the kitty: rows along its length, the first
+        nearest the seat's edge of the mat, the next inside it once one is full."""
         along_x = (zone.x1 - zone.x0) >= (zone.y1 - zone.y0)
         a0, a1, b0, b1 = (zone.x0, zone.x1, zone.y0, zone.y1) if along_x \
             else (zone.y0, zone.y1, zone.x0, zone.x1)
@@ -188,7 +188,9 @@ class MatScene:
         rows = max(1, int((b1 - b0 - gap) // step))
         row, k = divmod(len(already) % (n * rows), n)
         a = a0 + 5 + pitch / 2 + k * pitch
-        b = (b0 + b1) / 2 + (row - (rows - 1) / 2) * step
+        middle = (self.layout.height if along_x else self.layout.width) / 2
+        outwards = 1.0 if (b0 + b1) / 2 > middle else -1.0
+        b = (b0 + b1) / 2 + outwards * ((rows - 1) / 2 - row) * step
         x, y = (a, b) if along_x else (b, a)
         return x + self.rng.uniform(-3, 3), y + self.rng.uniform(-3, 3)
 
