@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Sequence
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 
 class CardParseError(ValueError):
@@ -185,6 +185,8 @@ Card._all = tuple(Card._make(s, r) for s in _SUIT_ORDER for r in Rank)
 ALL_SUITS: tuple[Suit, ...] = _SUIT_ORDER
 ALL_CARDS: tuple[Card, ...] = Card._all
 
+T = TypeVar("T")
+
 
 def index_of(cards: Sequence[Card], card: Card) -> int:
     """Where `card` first is in `cards`, or -1. The same as `cards.index(card)`, since cards are
@@ -194,6 +196,19 @@ def index_of(cards: Sequence[Card], card: Card) -> int:
         if c is card:
             return i
     return -1
+
+
+def multiset_union(a: Iterable[T], b: Iterable[T]) -> list[T]:
+    """Each item as often as the larger of its counts in `a` and `b`, `a`'s first (the same
+    physical card may be in both: two meld classes, a play and a meld)."""
+    out = list(a)
+    pool = list(out)
+    for item in b:
+        if item in pool:
+            pool.remove(item)
+        else:
+            out.append(item)
+    return out
 
 
 def parse_cards(text: str | Iterable[str]) -> list[Card]:

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import ALL_CARDS, ALL_SUITS, Card, Rank, Suit, format_cards
+from .cards import ALL_CARDS, ALL_SUITS, Card, Rank, Suit, format_cards, multiset_union
 from .variants import MeldValues, Rules
 
 
@@ -67,15 +67,9 @@ class MeldResult:
                     [c.index for c in meld.cards if c.rank in _KQ])
             else:
                 per_class.setdefault(cls, []).extend([c.index for c in meld.cards])
-        classes = iter(per_class.values())
-        need = next(classes, [])
-        for more in classes:  # the multiset union: each face as often as one class needs it
-            pool = list(need)
-            for i in more:
-                if i in pool:
-                    pool.remove(i)
-                else:
-                    need.append(i)
+        need: list[int] = []
+        for more in per_class.values():  # each face as often as one class needs it
+            need = multiset_union(need, more)
         need.sort()
         return tuple(map(ALL_CARDS.__getitem__, need))
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .cards import Card, Suit
+from .cards import Card, Suit, multiset_union
 from .tricks import play_error
 from .variants import Rules
 
@@ -56,7 +56,7 @@ def prove_reneges(plays: Sequence[Play], meld_cards: Sequence[Sequence[Card]],
             continue
         later = [q.card for q in mine[i + 1:]]
         held = _held_meld(meld, [q.card for q in mine[:i + 1]])
-        known_hand = _union(later, held)
+        known_hand = multiset_union(later, held)
         err = play_error(p.card, [*known_hand, p.card], list(p.before), trump, rules,
                          p.first_lead)
         if err is None or err.witness is None or err.rule == "not in hand":
@@ -77,18 +77,6 @@ def _held_meld(meld: list[Card], played_so_far: list[Card]) -> list[Card]:
         if c in rest:
             rest.remove(c)
     return rest
-
-
-def _union(a: list[Card], b: list[Card]) -> list[Card]:
-    """Multiset union (the larger count of each face): the same physical card may be in both."""
-    out = list(a)
-    pool = list(a)
-    for c in b:
-        if c in pool:
-            pool.remove(c)
-        else:
-            out.append(c)
-    return out
 
 
 def _lead_words(p: Play, trump: Suit | None) -> str:
