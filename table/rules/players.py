@@ -299,14 +299,14 @@ class SimTable:
         legal = legal_plays(self.hands[seat], trick, trump, self.rules,
                             not trick and not g.tricks)
         if not trick:  # the first of the highest cards, a trump if there is one
-            return max(legal, key=(_LEAD_ORDER.get(trump) or _lead_order(trump)).__getitem__)
+            return max(legal, key=_lead_order(trump).__getitem__)
         top = winning_card(trick, trump)
-        beaters = _BEATERS.get((top, trick[0].suit, trump)) or _beaters(top, trick[0].suit, trump)
+        beaters = _beaters(top, trick[0].suit, trump)
         winners = list(filter(beaters.__contains__, legal))
         if winners:
             return min(winners, key=_RANK)
         # the first of the lowest cards, a trump only when nothing else is left
-        return min(legal, key=(_KEEP_ORDER.get(trump) or _keep_order(trump)).__getitem__)
+        return min(legal, key=_keep_order(trump).__getitem__)
 
     # -- keeping the true hands in step ---------------------------------------------------------
 
