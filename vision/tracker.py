@@ -63,7 +63,8 @@ class _Track:
     centre: np.ndarray          # mm
     corners: np.ndarray         # pixels, latest
     zone: Zone | None
-    steady: bool = False        # in this frame: no hand over it, not moved since the last
+    steady: bool = False        # no hand over it in this frame or the last, and not moved
+    bare: bool = False          # no hand over it in the latest frame it was seen
     missing: int = 0            # frames in a row it was not seen
     card: Card | None = None    # what it was read as, once sure
     tries: int = 0              # unsure or disagreeing readings so far
@@ -199,13 +200,14 @@ class Tracker:
                 free[nearest] = False
                 best = known[nearest]
                 moved = distances[nearest] > self.moving_mm
-                best.steady = not covered and not moved
+                best.steady = not covered and not moved and best.bare
+                best.bare = not covered
                 best.centre, best.corners, best.missing, best.seen = centre, corners, 0, True
                 if moved and best.card is None:   # laid again, or another card: read anew
                     best.tries, best.last, best.unsure_sent = 0, None, False
             else:
                 zone = layout.zone_at(float(centre[0]), float(centre[1]))
-                self.tracks.append(_Track(centre, corners, zone))
+                self.tracks.append(_Track(centre, corners, zone, bare=not covered))
         for track, gone in zip(known, free, strict=True):
             if gone:
                 track.missing += 1
