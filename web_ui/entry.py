@@ -70,7 +70,7 @@ def _play(game: Game) -> dict[str, Any] | None:
     if seat is None or len(game.tricks) >= game.rules.hand_size:
         return None
     if game.phase is Phase.MELD:
-        if seat != game.declarer or next_pass(game) is not None:
+        if seat != game.declarer or game.first_lead_refusal() is not None:
             return None
         return {"seat": seat, "lead": True}
     if game.phase is Phase.PLAY:

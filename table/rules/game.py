@@ -265,12 +265,24 @@ class Game(_State):
         seat = self.turn
         if self.hands is None or seat is None or self.phase not in (Phase.MELD, Phase.PLAY):
             return ()
-        if self.phase is Phase.MELD and seat != self.declarer:
+        if self.phase is Phase.MELD and (seat != self.declarer
+                                         or self.first_lead_refusal() is not None):
             return ()
         trick = () if self.trick_full else self.trick
         cards = [c for _, c in trick]
         first = not self.tricks and not trick
         return tuple(legal_plays(self.hands[seat], cards, self.trump, self.rules, first))
+
+    def first_lead_refusal(self) -> str | None:
+        """While the meld is shown: why the declarer may not lead the first trick yet (a bury,
+        the partners' passes, a forced concession), or None when the lead may come."""
+        if self.phase is not Phase.MELD or self.declarer is None:
+            return "the first lead comes after the meld is shown"
+        try:
+            self._begin_play(self.declarer)
+        except IllegalAction as exc:
+            return exc.reason
+        return None
 
     def must_bid(self, seat: int) -> int | None:
         """The amount `seat` is forced to bid now (it may not pass), or None."""

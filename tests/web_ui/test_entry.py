@@ -23,6 +23,7 @@ from table.rules import (
     Conceded,
     Event,
     HandDealt,
+    IllegalAction,
     KittyShown,
     MeldShown,
     Passed,
@@ -382,3 +383,36 @@ def test_the_moved_alert_reaches_the_state(session: Session) -> None:
         wait_for(lambda: not client.get("/api/state").get_json()["camera"]["watching"])
     finally:
         web_table(app).close()
+
+
+@pytest.mark.parametrize("variant", ["bison", "racehorse", "family", "classic3"])
+def test_what_the_page_offers_the_game_takes(variant: str) -> None:
+    """The converse of the test above: a seat offered meld may show it (and no other seat may),
+    a gather is offered exactly when the game would take one, and an offered lead is taken
+    (not before a bury, the partners' passes or a forced concession)."""
+    rules = preset(variant)
+    offers = 0
+    for seed in range(3):
+        game: Game | None = None
+        for event, after in play_game(rules, random.Random(seed), max_hands=2):
+            if game is not None and not isinstance(event, HandDealt):
+                entry = card_entry(game)
+                for seat in game.active:
+                    assert _takes(game, MeldShown(seat=seat, cards=())) == \
+                        (seat in entry["meld"]), (seat, game.position())
+                assert _takes(game, TrickGathered()) == entry["gather"], game.position()
+                if entry["play"]:
+                    card = game.legal_plays[0]
+                    assert _takes(game, CardPlayed(seat=entry["play"]["seat"], card=card)), \
+                        game.position()
+                    offers += 1
+            game = after
+    assert offers > rules.hand_size  # a hand was played out through the offers
+
+
+def _takes(game: Game, event: Event) -> bool:
+    try:
+        game.apply(event)
+    except IllegalAction:
+        return False
+    return True
