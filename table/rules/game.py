@@ -35,7 +35,7 @@ from .events import (
     TrumpNamed,
     Undone,
 )
-from .meld import MeldResult, best_meld
+from .meld import MeldResult, best_meld, card_counts
 from .reneges import Play, Renege, prove_reneges
 from .scoring import HandResult
 from .seats import active_seats, default_names, partner_of, side_of
@@ -63,13 +63,6 @@ class IllegalAction(ValueError):
         super().__init__(f"{reason} in {position}")
         self.reason = reason
         self.position = position
-
-
-def _counts(cards: Iterable[Card]) -> list[int]:
-    c = [0] * 24
-    for card in cards:
-        c[card.index] += 1
-    return c
 
 
 def _remove(hand: tuple[Card, ...], cards: Sequence[Card]) -> tuple[Card, ...] | None:
@@ -352,7 +345,7 @@ class Game(_State):
             kitty = e.kitty or ()
             if len(kitty) != r.kitty_size:
                 raise g._refuse(f"the kitty must have {r.kitty_size} cards")
-            dealt = _counts(chain(kitty, *e.hands))
+            dealt = card_counts(chain(kitty, *e.hands))
             if r.draw_from_stock:
                 over = [i for i, n in enumerate(dealt) if n > r.copies]
             else:
@@ -661,8 +654,8 @@ class Game(_State):
 
     def _fits_with_buried(self, cards: tuple[Card, ...]) -> bool:
         assert self.buried is not None
-        counts = _counts(cards)
-        for i, n in enumerate(_counts(self.buried)):
+        counts = card_counts(cards)
+        for i, n in enumerate(card_counts(self.buried)):
             counts[i] += n
         return max(counts) <= self.rules.copies
 
@@ -841,17 +834,17 @@ class Game(_State):
         if self.hands is not None:
             return
         r = self.rules
-        added = _counts(new)
+        added = card_counts(new)
         total = [0] * 24
         for s in self.active:
-            played = _counts(p.card for p in self.plays if p.seat == s)
+            played = card_counts(p.card for p in self.plays if p.seat == s)
             if kind == "play" and s == seat:
                 played = [a + b for a, b in zip(played, added, strict=True)]
-            shown = added if kind == "meld" and s == seat else _counts(self.meld_cards[s])
+            shown = added if kind == "meld" and s == seat else card_counts(self.meld_cards[s])
             held = [max(a, b) for a, b in zip(played, shown, strict=True)]
             if s == self.declarer:
-                buried = added if kind == "bury" else _counts(self.buried or ())
-                kitty = added if kind == "kitty" else _counts(
+                buried = added if kind == "bury" else card_counts(self.buried or ())
+                kitty = added if kind == "kitty" else card_counts(
                     self.kitty if self.kitty_shown and self.kitty else ())
                 held = [max(h + b, k) for h, b, k in zip(held, buried, kitty, strict=True)]
             total = [t + h for t, h in zip(total, held, strict=True)]

@@ -20,6 +20,7 @@ hand known from later plays proves a renege.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -188,15 +189,8 @@ def card_points(cards: Iterable[Card], rules: Rules) -> int:
     return sum([values[c.index] for c in cards])
 
 
-_POINTS: dict[int, tuple[CardPoints, tuple[int, ...]]] = {}
-
-
+@functools.cache
 def points_by_index(points: CardPoints) -> tuple[int, ...]:
     """What each face is worth in tricks, indexed by `Card.index` (worked out once a scheme)."""
-    found = _POINTS.get(id(points))
-    if found is None or found[0] is not points:  # the entry holds `points`, so no id reuse
-        if len(_POINTS) > 64:
-            _POINTS.clear()
-        by_rank = points.by_rank()
-        found = _POINTS[id(points)] = (points, tuple(by_rank[c.rank] for c in ALL_CARDS))
-    return found[1]
+    by_rank = points.by_rank()
+    return tuple(by_rank[c.rank] for c in ALL_CARDS)
