@@ -5,6 +5,9 @@ are per CPU second of this process (one core), so a busy machine does not skew t
 wall-clock rate is printed beside them.
 A "complete" hand is one bid, played out (or conceded) and scored; thrown-in deals are
 counted separately. Target (issue 3): at least 1,000 complete hands/s for a three-handed preset.
+The figures depend on the interpreter (Debian's python3 is built with profile-guided
+optimisation; pyenv's default build is not) and on whether deploy/compile_rules.py has compiled
+the rules core: both are printed.
 
     python bench/bench_game.py [--seconds 5] [--preset bison ...]
 """
@@ -13,9 +16,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import platform
 import random
+import sys
 import time
 
+import table.rules.game
 from table.rules import PRESET_NAMES, Phase, SimTable, new_game, preset
 
 
@@ -55,7 +61,11 @@ def main() -> None:
     parser.add_argument("--preset", action="append", choices=PRESET_NAMES)
     args = parser.parse_args()
     names = args.preset or ["bison", "brooklyn", "family", "classic3", "racehorse"]
-    out: dict[str, object] = {"bench": "game"}
+    compiled = not (table.rules.game.__file__ or "").endswith(".py")
+    print(f"Python {platform.python_version()} ({sys.executable}); "
+          f"rules core {'compiled' if compiled else 'pure Python'}")
+    out: dict[str, object] = {"bench": "game", "python": sys.executable,
+                              "rules_compiled": compiled}
     for name in names:
         figures = run(name, args.seconds)
         print(f"{name:14} {figures['complete_hands_per_s']:8.1f} complete hands/s  "

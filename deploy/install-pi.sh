@@ -89,9 +89,11 @@ say "the code in $PREFIX"
 if [ "$SRC" != "$PREFIX" ]; then
     run mkdir -p "$PREFIX"
     # --delete drops files removed upstream; the venv and build leftovers are left alone.
+    # The Pi runs the rules core as pure Python: a development tree's mypyc build stays behind.
     run rsync -a --delete --exclude=/.venv --exclude=/.git --exclude=__pycache__ \
         --exclude='*.egg-info' --exclude=.pytest_cache --exclude=.mypy_cache \
-        --exclude=.ruff_cache "$SRC/" "$PREFIX/"
+        --exclude=.ruff_cache --exclude='/table/rules/*.so' --exclude=/table/rules/_native.json \
+        "$SRC/" "$PREFIX/"
 fi
 
 say "the venv $VENV (it sees Debian's packages)"

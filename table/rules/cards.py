@@ -11,6 +11,8 @@ import enum
 from collections.abc import Iterable, Sequence
 from typing import ClassVar, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 
 class CardParseError(ValueError):
     """Text that does not name a card, suit or rank."""
@@ -105,6 +107,7 @@ _RANK_TEXT = {
 _RANK_BY_TEXT = {v: k for k, v in _RANK_TEXT.items()} | {"T": Rank.TEN}
 
 
+@mypyc_attr(native_class=False)  # interned in __new__, which a native class may not be
 class Card:
     """One face of the pinochle deck: `Card.parse("AS")`, `str(card) == "AS"`.
 

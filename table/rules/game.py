@@ -15,6 +15,8 @@ from itertools import chain
 from operator import itemgetter
 from typing import Any, NamedTuple, NoReturn
 
+from mypy_extensions import mypyc_attr
+
 from . import scoring
 from .cards import Card, Rank, Suit, index_of
 from .events import (
@@ -130,6 +132,7 @@ class _State(NamedTuple):
     events: tuple[Event, ...]
 
 
+@mypyc_attr(native_class=False)  # mypyc compiles its methods; the layout stays a tuple's
 class Game(_State):
     """A position: the game-level scores and the state of the hand in progress.
 

@@ -141,6 +141,7 @@ def test_the_code_goes_where_the_unit_runs_it(install_dry_run: list[list[str]]) 
     rsync = [c for c in install_dry_run if c[0] == "rsync"]
     assert rsync and rsync[0][-1] == "/opt/pinochle-table/"
     assert "--exclude=/.venv" in rsync[0]  # the venv survives an update
+    assert "--exclude=/table/rules/*.so" in rsync[0]  # no build from another machine
     exec_start = re.search(r"^ExecStart=(\S+)", UNIT, re.M)
     assert exec_start and exec_start.group(1) == "/opt/pinochle-table/.venv/bin/pinochle-table"
 
