@@ -13,7 +13,7 @@ import enum
 from collections.abc import Iterable, Sequence
 from itertools import chain
 from operator import itemgetter
-from typing import Any, NamedTuple, NoReturn
+from typing import Any, Final, NamedTuple, NoReturn
 
 from mypy_extensions import mypyc_attr
 
@@ -735,30 +735,30 @@ class Game(_State):
         hands = v[_HANDS]
         trump = v[_TRUMP]
         play = tuple.__new__(Play, (seat, card, done + 1, trick_cards, first_lead))
-        plays = (*v[_PLAYS], play)
+        plays = v[_PLAYS] + (play,)
         if hands is not None:
             hand = hands[seat]
             i = index_of(hand, card)
             if i < 0 or not is_legal_play(card, hand, trick_cards, trump, r, first_lead):
                 self._refuse_play(play, hand)
-            v[_HANDS] = (*hands[:seat], hand[:i] + hand[i + 1:], *hands[seat + 1:])
+            v[_HANDS] = hands[:seat] + (hand[:i] + hand[i + 1:],) + hands[seat + 1:]
         else:
             self._check_seen(seat, (card,), "play")
             reneges = v[_RENEGES]
             v[_RENEGES] = reneges + prove_reneges(plays, v[_MELD_CARDS], trump, r, reneges,
                                                   v[_NAMES])
-        trick = (*trick, (seat, card))
+        trick = trick + ((seat, card),)
         v[_PLAYS] = plays
         v[_TRICK] = trick
         v[_TRICK_LEADER] = trick[0][0]
-        v[_EVENTS] = (*v[_EVENTS], e)
+        v[_EVENTS] = v[_EVENTS] + (e,)
         active = v[_ACTIVE]
         if len(trick) < len(active):
             v[_TRICK_FULL] = False
             v[_TURN] = active[(active.index(seat) + 1) % len(active)]
             return tuple.__new__(Game, v)
         # the trick is complete: its winner leads next
-        cards = (*trick_cards, card)
+        cards = trick_cards + (card,)
         winner = trick[trick_winner(cards, trump)][0]
         last = done + 1 == r.hand_size
         worth = points_by_index(r.points)
@@ -771,7 +771,7 @@ class Game(_State):
         won[winner] += 1
         v[_TRICK_FULL] = True
         v[_TURN] = winner
-        v[_TRICKS] = (*tricks, trick)
+        v[_TRICKS] = tricks + (trick,)
         v[_TAKEN] = tuple(taken)
         v[_COUNTERS] = tuple(counters)
         v[_WON_TRICKS] = tuple(won)
@@ -840,7 +840,7 @@ class Game(_State):
         added = card_counts(new)
         total = [0] * 24
         for s in self.active:
-            played = card_counts(p.card for p in self.plays if p.seat == s)
+            played = card_counts([p.card for p in self.plays if p.seat == s])
             if kind == "play" and s == seat:
                 played = [a + b for a, b in zip(played, added, strict=True)]
             shown = added if kind == "meld" and s == seat else card_counts(self.meld_cards[s])
@@ -884,26 +884,26 @@ class Game(_State):
 _FIELDS = _State._fields
 _INDEX = {name: i for i, name in enumerate(_FIELDS)}
 # positions of the fields the hot handlers set directly in their one copy of the position
-_RULES = _INDEX["rules"]
-_NAMES = _INDEX["names"]
-_TURN = _INDEX["turn"]
-_ACTIVE = _INDEX["active"]
-_TRUMP = _INDEX["trump"]
-_MELD_CARDS = _INDEX["meld_cards"]
-_HANDS = _INDEX["hands"]
-_TRICK = _INDEX["trick"]
-_TRICK_LEADER = _INDEX["trick_leader"]
-_TRICK_FULL = _INDEX["trick_full"]
-_TRICKS = _INDEX["tricks"]
-_TAKEN = _INDEX["taken"]
-_COUNTERS = _INDEX["counters"]
-_WON_TRICKS = _INDEX["won_tricks"]
-_PLAYS = _INDEX["plays"]
-_RENEGES = _INDEX["reneges"]
-_EVENTS = _INDEX["events"]
+_RULES: Final = _INDEX["rules"]
+_NAMES: Final = _INDEX["names"]
+_TURN: Final = _INDEX["turn"]
+_ACTIVE: Final = _INDEX["active"]
+_TRUMP: Final = _INDEX["trump"]
+_MELD_CARDS: Final = _INDEX["meld_cards"]
+_HANDS: Final = _INDEX["hands"]
+_TRICK: Final = _INDEX["trick"]
+_TRICK_LEADER: Final = _INDEX["trick_leader"]
+_TRICK_FULL: Final = _INDEX["trick_full"]
+_TRICKS: Final = _INDEX["tricks"]
+_TAKEN: Final = _INDEX["taken"]
+_COUNTERS: Final = _INDEX["counters"]
+_WON_TRICKS: Final = _INDEX["won_tricks"]
+_PLAYS: Final = _INDEX["plays"]
+_RENEGES: Final = _INDEX["reneges"]
+_EVENTS: Final = _INDEX["events"]
 
 
-_SECOND = itemgetter(1)  # the card of a (seat, card) play
+_SECOND: Final = itemgetter(1)  # the card of a (seat, card) play
 
 
 def new_game(rules: Rules, names: Sequence[str] | None = None, first_dealer: int = 0) -> Game:
@@ -943,9 +943,9 @@ def holds_meld(hand: Iterable[Card]) -> bool:
 
 
 _MELDS_BUT_NINES = (
-    *((Card(s, Rank.KING), Card(s, Rank.QUEEN)) for s in Suit),  # the marriages
+    *[(Card(s, Rank.KING), Card(s, Rank.QUEEN)) for s in Suit],  # the marriages
     (Card(Suit.SPADES, Rank.QUEEN), Card(Suit.DIAMONDS, Rank.JACK)),  # the pinochle
-    *(tuple(Card(s, r) for s in Suit) for r in (Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK)),
+    *[tuple([Card(s, r) for s in Suit]) for r in (Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK)],
 )
 
 
@@ -968,7 +968,7 @@ def _nine_rules_text(r: Rules) -> str:
     return ", ".join(sorted(k.value for k in r.nine_throw_ins))
 
 
-_HANDLERS: dict[type, Any] = {
+_HANDLERS: Final[dict[type, Any]] = {
     HandDealt: Game._on_dealt,
     ThrownIn: Game._on_thrown_in,
     BidMade: Game._on_bid,
@@ -984,4 +984,4 @@ _HANDLERS: dict[type, Any] = {
     TrickGathered: Game._on_gathered,
 }
 # handlers that record the event themselves, in the one copy of the position they make
-_RECORDING = frozenset({CardPlayed, TrickGathered})
+_RECORDING: Final = frozenset({CardPlayed, TrickGathered})

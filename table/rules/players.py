@@ -33,7 +33,7 @@ from .events import (
 from .game import Game, Phase, holds_meld, new_game, nines_qualify
 from .meld import best_meld, card_counts, meld_total
 from .seats import active_seats, partner_of
-from .tricks import legal_plays, winning_card
+from .tricks import playable, winning_card
 from .variants import Rules, WhoMelds
 
 
@@ -296,8 +296,7 @@ class SimTable:
         a lead is the highest card, a trump among equals."""
         trump = g.trump
         trick = [c for _, c in g.trick]
-        legal = legal_plays(self.hands[seat], trick, trump, self.rules,
-                            not trick and not g.tricks)
+        legal = playable(self.hands[seat], trick, trump, self.rules, not trick and not g.tricks)
         if not trick:  # the first of the highest cards, a trump if there is one
             return max(legal, key=_lead_order(trump).__getitem__)
         top = winning_card(trick, trump)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Final, Literal
 
 from .cards import ALL_CARDS, Card, Suit, index_of
 from .variants import Beat, CardPoints, Rules
@@ -46,16 +46,16 @@ class PlayError:
         return self.text
 
 
-_ALWAYS = Beat.ALWAYS
-_WIN = Beat.WIN
-_TRUMP_LED = Beat.TRUMP_LED
+_ALWAYS: Final = Beat.ALWAYS
+_WIN: Final = Beat.WIN
+_TRUMP_LED: Final = Beat.TRUMP_LED
 
 # Set lookups run in C, so the hot checks below test a hand against these rather than looping
 # over it: the faces of each suit (none for no trump), and the faces of a card's suit above it.
-_OF_SUIT: dict[Suit | None, frozenset[Card]] = {
+_OF_SUIT: Final[dict[Suit | None, frozenset[Card]]] = {
     s: frozenset(c for c in ALL_CARDS if c.suit is s) for s in Suit}
 _OF_SUIT[None] = frozenset()
-_ABOVE: dict[Card, frozenset[Card]] = {
+_ABOVE: Final[dict[Card, frozenset[Card]]] = {
     card: frozenset(c for c in ALL_CARDS if c.suit is card.suit and c.rank > card.rank)
     for card in ALL_CARDS}
 
@@ -89,13 +89,22 @@ def legal_plays(
     """The distinct faces of `hand` that may be played to `trick` (the cards already played to
     it, in order; empty for a lead), in the order they first appear in `hand`.
     `first_lead` marks the first lead of the hand."""
-    # list(dict.fromkeys(...)): the distinct faces, in order
+    return list(dict.fromkeys(playable(hand, trick, trump, rules, first_lead)))
+
+
+def playable(
+    hand: Collection[Card], trick: Sequence[Card], trump: Suit | None, rules: Rules,
+    first_lead: bool = False,
+) -> list[Card]:
+    """The cards of `hand` that may be played, in hand order, both copies of a face where it
+    holds two: `legal_plays` without taking out the repeats (a player choosing the first best
+    card gets the same card from either)."""
     if not trick:
         if first_lead and rules.first_lead_trump:
             trumps = list(filter(_OF_SUIT[trump].__contains__, hand))
             if trumps:
-                return list(dict.fromkeys(trumps))
-        return list(dict.fromkeys(hand))
+                return trumps
+        return list(hand)
     top = trick[0]
     led = top.suit
     if len(trick) > 1:
@@ -106,17 +115,17 @@ def legal_plays(
         if top.suit is led and (led is trump or beat is _ALWAYS or beat is _WIN):
             higher = list(filter(_ABOVE[top].__contains__, follow))
             if higher:
-                return list(dict.fromkeys(higher))
-        return list(dict.fromkeys(follow))
+                return higher
+        return follow
     trumps = list(filter(_OF_SUIT[trump].__contains__, hand))
     if not trumps:
-        return list(dict.fromkeys(hand))
+        return list(hand)
     if beat is _TRUMP_LED:
-        return list(dict.fromkeys(trumps))
+        return trumps
     higher = list(filter(_ABOVE[top].__contains__, trumps)) if top.suit is trump else trumps
     if higher:
-        return list(dict.fromkeys(higher))
-    return list(dict.fromkeys(hand if beat is _WIN else trumps))
+        return higher
+    return list(hand) if beat is _WIN else trumps
 
 
 def is_legal_play(
