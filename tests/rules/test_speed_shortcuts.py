@@ -1,7 +1,8 @@
 """The shortcuts taken for speed give what the plain definitions give.
 
 `meld_total` is `best_meld(...).total`, `MeldResult.cards` is the per-class multiset union,
-`trick_winner` is the first copy of the winning face, `index_of` is `list.index` by identity.
+`trick_winner` is the first copy of the winning face, `index_of` is `list.index` by identity,
+`playable` is the hand's cards whose face `legal_plays` lists.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from table.rules import (
 )
 from table.rules.cards import index_of
 from table.rules.meld import card_counts, meld_total
+from table.rules.tricks import legal_plays, playable
 
 RULES = [preset(name) for name in PRESET_NAMES] + [
     with_options(preset("bison"), {"meld.roundhouse": "240"}),
@@ -82,3 +84,19 @@ def test_index_of_finds_the_first_copy_or_minus_one() -> None:
         hand = [rng.choice(ALL_CARDS) for _ in range(rng.randint(0, 12))]
         card = rng.choice(ALL_CARDS)
         assert index_of(hand, card) == (hand.index(card) if card in hand else -1)
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: r.name)
+def test_playable_is_the_hand_less_what_legal_plays_leaves_out(rules: Rules) -> None:
+    rng = random.Random(rules.name + "playable")
+    deck = rules.deck()
+    for _ in range(300):
+        rng.shuffle(deck)
+        hand = deck[:rules.hand_size]
+        trick = deck[rules.hand_size:rules.hand_size + rng.randint(0, rules.players - 1)]
+        trump = rng.choice((*Suit, None))
+        first = not trick and rng.random() < 0.5
+        legal = legal_plays(hand, trick, trump, rules, first)
+        cards = playable(hand, trick, trump, rules, first)
+        assert cards == [c for c in hand if c in legal]  # in hand order, repeats kept
+        assert list(dict.fromkeys(cards)) == legal
