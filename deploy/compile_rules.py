@@ -3,7 +3,7 @@
 The compiled modules are the same source, typed and checked by mypy: Python imports an
 extension module in preference to the .py beside it, and the .py files stay the fallback
 (`--clean` removes the build). A manifest records the hashes of the sources compiled, so that
-this script rebuilds after an edit and tests/rules/test_compiled.py catches a stale build.
+this script rebuilds after an edit and tests/deploy/test_compile_rules.py catches a stale build.
 
     python deploy/compile_rules.py [--clean]
 """
