@@ -41,7 +41,7 @@ from .meld import MeldResult, best_meld, card_counts
 from .reneges import Play, Renege, prove_reneges
 from .scoring import HandResult
 from .seats import active_seats, default_names, partner_of, side_of
-from .tricks import is_legal_play, legal_plays, play_error, points_by_index, trick_winner
+from .tricks import card_points, is_legal_play, legal_plays, play_error, trick_winner
 from .variants import AllPass, NineThrowIn, Rules, Scoring, WhoMelds
 
 
@@ -657,10 +657,7 @@ class Game(_State):
 
     def _fits_with_buried(self, cards: tuple[Card, ...]) -> bool:
         assert self.buried is not None
-        counts = card_counts(cards)
-        for i, n in enumerate(card_counts(self.buried)):
-            counts[i] += n
-        return max(counts) <= self.rules.copies
+        return max(card_counts(chain(cards, self.buried))) <= self.rules.copies
 
     def _late_meld(self, e: MeldShown) -> Game:
         """After a concession the opponents may still lay down meld that scores."""
@@ -761,8 +758,7 @@ class Game(_State):
         cards = trick_cards + (card,)
         winner = trick[trick_winner(cards, trump)][0]
         last = done + 1 == r.hand_size
-        worth = points_by_index(r.points)
-        points = sum([worth[c.index] for c in cards]) + (r.points.last_trick if last else 0)
+        points = card_points(cards, r) + (r.points.last_trick if last else 0)
         taken = list(v[_TAKEN])
         taken[winner] += points
         counters = list(v[_COUNTERS])

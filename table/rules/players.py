@@ -9,6 +9,7 @@ cards go face down, so the game checks what a camera could see.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Iterator, Sequence
 from operator import attrgetter
@@ -343,45 +344,31 @@ def _beats(card: Card, top: Card, led: Suit, trump: Suit | None) -> bool:
 
 
 _RANK = attrgetter("rank")
-_BEATERS: dict[tuple[Card, Suit, Suit | None], frozenset[Card]] = {}
-_LEAD_ORDER: dict[Suit | None, dict[Card, int]] = {}
-_KEEP_ORDER: dict[Suit | None, dict[Card, int]] = {}
-_SPARE_ORDER: dict[Suit | None, dict[Card, int]] = {}
 
 
+@functools.cache
 def _beaters(top: Card, led: Suit, trump: Suit | None) -> frozenset[Card]:
     """The faces that would take the trick from `top` (`_beats`, for every face at once)."""
-    key = (top, led, trump)
-    found = _BEATERS.get(key)
-    if found is None:
-        found = _BEATERS[key] = frozenset(c for c in ALL_CARDS if _beats(c, top, led, trump))
-    return found
+    return frozenset(c for c in ALL_CARDS if _beats(c, top, led, trump))
 
 
+@functools.cache
 def _lead_order(trump: Suit | None) -> dict[Card, int]:
     """A lead's preference: higher rank first, then a trump over a plain card of that rank."""
-    found = _LEAD_ORDER.get(trump)
-    if found is None:
-        found = _LEAD_ORDER[trump] = {c: 2 * c.rank + (c.suit is trump) for c in ALL_CARDS}
-    return found
+    return {c: 2 * c.rank + (c.suit is trump) for c in ALL_CARDS}
 
 
+@functools.cache
 def _spare_order(trump: Suit | None) -> dict[Card, int]:
     """What a seat would rather give up first: plain cards, then aces last, high ranks first."""
-    found = _SPARE_ORDER.get(trump)
-    if found is None:
-        found = _SPARE_ORDER[trump] = {
-            c: 20 * (c.suit is trump) + 10 * (c.rank is Rank.ACE) + Rank.ACE - c.rank
+    return {c: 20 * (c.suit is trump) + 10 * (c.rank is Rank.ACE) + Rank.ACE - c.rank
             for c in ALL_CARDS}
-    return found
 
 
+@functools.cache
 def _keep_order(trump: Suit | None) -> dict[Card, int]:
     """What a seat would rather keep: trumps above plain cards, then by rank."""
-    found = _KEEP_ORDER.get(trump)
-    if found is None:
-        found = _KEEP_ORDER[trump] = {c: 10 * (c.suit is trump) + c.rank for c in ALL_CARDS}
-    return found
+    return {c: 10 * (c.suit is trump) + c.rank for c in ALL_CARDS}
 
 
 def play_game(rules: Rules, rng: random.Random, names: Sequence[str] | None = None,
