@@ -25,7 +25,6 @@ from .profile import DeckProfile, ProfileError
 log = logging.getLogger(__name__)
 
 KEEP_PER_CARD = 4    # pictures of each card kept (each gives both index corners)
-LEARNED_FILE = "learned-deck.png"
 
 
 class DeckLearner:
@@ -111,3 +110,23 @@ class DeckLearner:
         self.learned().save(self.path)
         self.changed = False
         return True
+
+
+def table_deck(enrolled: Path, learned: Path) -> tuple[DeckLearner, list[str]]:
+    """What the table reads cards with: the profile `enroll` saved (else the built-in one for
+    ordinary indices), with what was learnt (saved at `learned`) on top; and sentences saying
+    which, for the startup messages."""
+    from .profile import builtin_profile
+
+    base, said = builtin_profile(), []
+    if enrolled.exists():
+        try:
+            base = DeckProfile.load(enrolled)
+            said.append(f"deck profile: {base.name!r}, enrolled ({enrolled})")
+        except ProfileError as exc:
+            said.append(f"note: {exc}; the built-in profile is used instead")
+    if not said or said[0].startswith("note"):
+        said.append("deck profile: built-in (ordinary corner indices)")
+    learner, learnt = DeckLearner.load(base, learned)
+    said.append(f"learnt at the table: {learnt}")
+    return learner, said

@@ -152,8 +152,7 @@ LEARNED_COPIES = 12   # camera-like copies of each added corner (as Matcher.trai
 def _extended(matcher: Matcher, patches: np.ndarray, cards: np.ndarray) -> Matcher:
     """`matcher` with camera-like copies of more stored corners, projected the way it projects
     its own; nearest-copy distances then find them as they find the trained ones."""
-    rng = np.random.default_rng(0)
-    feats = features(np.concatenate([degrade(p, rng, LEARNED_COPIES) for p in patches]))
+    feats = np.concatenate([_copies(np.ascontiguousarray(p).tobytes()) for p in patches])
     added = (feats - matcher.mean) @ matcher.project
     labels = np.concatenate([np.repeat(matcher.cards, np.diff(np.append(matcher.starts,
                                                                          len(matcher.refs)))),
@@ -163,6 +162,14 @@ def _extended(matcher: Matcher, patches: np.ndarray, cards: np.ndarray) -> Match
     kinds = np.unique(labels)
     return Matcher(matcher.mean, matcher.project, refs[order],
                    np.searchsorted(labels[order], kinds), kinds)
+
+
+@lru_cache(maxsize=256)   # a learned profile holds at most 24 x KEEP_PER_CARD x 2 corners
+def _copies(patch: bytes) -> np.ndarray:
+    """Features of camera-like copies of one stored corner (its bytes): a profile learnt
+    card by card makes them once for each corner, not again at every card."""
+    corner = np.frombuffer(patch, np.uint8).reshape(STORE_H, STORE_W, 3)
+    return features(degrade(corner, np.random.default_rng(0), LEARNED_COPIES))
 
 
 def save_middles(middles: np.ndarray, cards: np.ndarray, path: str | Path) -> None:
