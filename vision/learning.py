@@ -60,7 +60,9 @@ class DeckLearner:
             return cls(base, path), f"the cards learnt in {path} were of another deck " \
                                     "profile; learning starts afresh"
         learner = cls(base, path, learned)
-        return learner, f"{len(learner.cards)} faces learnt at this table"
+        cards = learner.cards
+        return learner, f"{len(cards)} face{'' if len(cards) == 1 else 's'} " \
+                        f"({', '.join(str(c) for c in cards)})"
 
     @property
     def cards(self) -> list[Card]:

@@ -93,6 +93,7 @@ class DeckProfile:
         # Written beside the file and then renamed over it: a table switched off while saving
         # keeps the previous profile whole.
         path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         try:
             Image.fromarray(column[:, :, ::-1].copy()).save(tmp, format="PNG", pnginfo=info,

@@ -1,0 +1,122 @@
+"""The table learns the deck it plays with: a face it cannot read is asked about once; after
+the phone settles it, that face is read, in this hand and after a restart. Sure readings are
+learnt once their hand is over, unless the game no longer holds them; what is learnt stays
+small and belongs to one deck profile."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from table.live.camera import CameraFeed
+from table.rules import Card, CardPlayed, Corrected
+from vision.calibration import calibrate
+from vision.learning import DeckLearner, table_deck
+from vision.mat import mat_layout
+from vision.profile import DeckProfile, builtin_profile
+from vision.simulator import MatScene
+from vision.tracker import CardUnsure
+
+from .camera_fakes import SMUDGED, Faces, PlaySession, smudged_faces, standard_faces
+
+
+def _table(faces: Faces, seed: int, learner: DeckLearner,
+           session: Any = None) -> tuple[CameraFeed, MatScene]:
+    scene = MatScene.create(mat_layout(3), faces, seed)
+    feed = CameraFeed(lambda: session, 3, calibration=calibrate(scene.render(), scene.layout),
+                      learner=learner)
+    return feed, scene
+
+
+def _watch(feed: CameraFeed, scene: MatScene, frames: int = 16) -> list[Any]:
+    out: list[Any] = []
+    for _ in range(frames):
+        out += feed.process(scene.render())
+    return out
+
+
+def _played(out: list[Any]) -> list[Card]:
+    return [item.card for item in out if isinstance(item, CardPlayed)]
+
+
+def test_a_face_settled_on_the_phone_is_read_from_then_on(tmp_path: Path) -> None:
+    faces = smudged_faces()
+    learnt = tmp_path / "learned-deck.png"
+    learner, said = table_deck(tmp_path / "deck.png", learnt)
+    assert said == ["deck profile: built-in (ordinary corner indices)",
+                    "learnt at the table: nothing learnt yet"]
+    feed, scene = _table(faces, 1, learner)
+    scene.place(SMUDGED, 0)
+    out = _watch(feed, scene)
+    asked = [item for item in out if isinstance(item, CardUnsure)]
+    assert _played(out) == [] and len(asked) == 1 and SMUDGED in asked[0].candidates
+    assert not feed.confirm(SMUDGED, 1, "play")      # nobody waits at that seat
+    assert feed.confirm(SMUDGED, 0, "play")
+    assert learner.cards == [SMUDGED] and learnt.exists()
+    assert feed.status()["deck"] == {"name": "built-in", "learnt": ["KH"]}
+
+    scene.gather()
+    _watch(feed, scene, 6)
+    scene.place(SMUDGED, 1)                           # the same face, later in the game
+    out = _watch(feed, scene)
+    assert _played(out) == [SMUDGED]
+    assert not any(isinstance(item, CardUnsure) for item in out)
+
+    # The next start: another camera position and light, what was learnt read from the file.
+    again, said = table_deck(tmp_path / "deck.png", learnt)
+    assert said[-1] == "learnt at the table: 1 face (KH)"
+    feed, scene = _table(faces, 2, again)
+    scene.place(SMUDGED, 2)
+    out = _watch(feed, scene)
+    assert _played(out) == [SMUDGED]
+    assert not any(isinstance(item, CardUnsure) for item in out)
+
+
+def test_sure_readings_are_learnt_when_their_hand_is_over_unless_corrected(
+        tmp_path: Path) -> None:
+    session = PlaySession()
+    learner = DeckLearner(builtin_profile(), tmp_path / "learned-deck.png", keep=1)
+    feed, scene = _table(standard_faces(), 3, learner, session)
+    queen, jack = Card.parse("QS"), Card.parse("JD")
+    scene.place(queen, 0)
+    scene.place(jack, 1)
+    _watch(feed, scene)
+    played = {event.card: number for number, event in session.played
+              if isinstance(event, CardPlayed)}
+    assert set(played) == {queen, jack}
+    assert learner.cards == []                        # not while the hand goes on
+    # The page corrected the jack's entry: the camera's reading of it is not learnt.
+    session.played.append((99, Corrected(target=played[jack], replacement=CardPlayed(
+        seat=1, card=Card.parse("JH"), source="web"))))
+    session.game.hand_number = 2
+    feed.process(scene.render())
+    assert learner.cards == [queen]
+    assert DeckLearner.load(builtin_profile(), tmp_path / "learned-deck.png")[0].cards \
+        == [queen]
+    assert feed.tracker.deck is learner.profile       # the new hand reads with it
+
+
+def test_what_is_learnt_is_bounded_and_belongs_to_one_profile(tmp_path: Path) -> None:
+    base = builtin_profile()
+    picture = np.full((176, 126, 3), 230, np.uint8)
+    picture[10:40, 8:24] = 30
+    learner = DeckLearner(base, tmp_path / "learned-deck.png", keep=2)
+    king = Card.parse("KS")
+    assert learner.learn(king, picture, settled=False)
+    assert learner.learn(king, picture[:, ::-1].copy(), settled=False)
+    assert not learner.learn(king, picture, settled=False)   # full: a sure reading waits
+    assert learner.learn(king, picture, settled=True)        # a settled card takes a place
+    assert len(learner.learned().cards) == 4                 # two pictures, two corners each
+    assert not learner.learn(king, picture[:10], settled=True)   # a sliver: nothing to keep
+    assert learner.save() and not learner.save()             # written once per change
+    profile = learner.profile
+    assert len(profile.cards) == len(base.cards) + 4 and profile.middles is base.middles
+
+    other = DeckProfile("enrolled", base.patches[:48], base.cards[:48])
+    _, said = DeckLearner.load(other, tmp_path / "learned-deck.png")
+    assert "another deck profile" in said
+    (tmp_path / "damaged.png").write_bytes(b"not a png")
+    fresh, said = DeckLearner.load(base, tmp_path / "damaged.png")
+    assert fresh.cards == [] and "learning starts afresh" in said
