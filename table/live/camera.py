@@ -10,8 +10,9 @@ game waits for one and the mat has been clear for a moment, the next dealer has 
 `jpeg()` and `status()` are the page's setup view.
 
 Given a `DeckLearner`, the feed teaches it the deck on the table: a card settled on the phone
-at once, a card read surely once its hand is over and the game still holds it as read (a
-reading corrected on the page teaches nothing). The tracker then reads with what was learnt.
+at once; a card read surely once its hand is over, as the game then holds it (a reading
+corrected on the page as the card put in its place, one taken back not at all). The tracker
+then reads with what was learnt.
 """
 
 from __future__ import annotations
@@ -133,7 +134,7 @@ class CameraFeed:
                 return False
             settled = next((t for t in waiting if t.card == card), None)
             if settled is not None and not settled.missing and self._read_frame is not None:
-                self._learn([(card, self._picture(self._read_frame, settled))], settled=True)
+                self._learn([(card, self._picture(self._read_frame, settled), True)])
             return True
 
     # -- learning the deck -----------------------------------------------------------------
@@ -155,18 +156,25 @@ class CameraFeed:
             self._sure.append((number, event.card, self._picture(image, track)))
 
     def _learn_hand(self, session: Session) -> None:
-        """The hand is over: learn the cards read surely that the game still holds as read."""
+        """The hand is over: learn the cards read surely as the game holds them now (a
+        reading corrected on the page as the card the page put in its place, like a card
+        settled there; one taken back not at all)."""
         kept, self._sure = self._sure, []
         held = dict(in_effect(session.accepted()))
-        self._learn([(card, picture) for number, card, picture in kept
-                     if _played(held.get(number)) == card], settled=False)
+        learn = []
+        for number, read, picture in kept:
+            card = _played(held.get(number))
+            if card is not None:
+                learn.append((card, picture, card != read))
+        self._learn(learn)
 
-    def _learn(self, cards: list[tuple[Card, np.ndarray]], settled: bool) -> None:
-        """Teach the learner these cards, save, and read with what it learnt."""
+    def _learn(self, cards: list[tuple[Card, np.ndarray, bool]]) -> None:
+        """Teach the learner these (card, picture, settled on the page), save, and read with
+        what it learnt."""
         learner = self.learner
         if learner is None or not cards:
             return
-        if not any([learner.learn(card, picture, settled) for card, picture in cards]):
+        if not any([learner.learn(card, picture, settled) for card, picture, settled in cards]):
             return
         try:
             learner.save()

@@ -1,7 +1,7 @@
 """The table learns the deck it plays with: a face it cannot read is asked about once; after
 the phone settles it, that face is read, in this hand and after a restart. Sure readings are
-learnt once their hand is over, unless the game no longer holds them; what is learnt stays
-small and belongs to one deck profile."""
+learnt once their hand is over, as the game then holds them; what is learnt stays small and
+belongs to one deck profile."""
 
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ def test_a_face_settled_on_the_phone_is_read_from_then_on(tmp_path: Path) -> Non
     assert not any(isinstance(item, CardUnsure) for item in out)
 
 
-def test_sure_readings_are_learnt_when_their_hand_is_over_unless_corrected(
+def test_sure_readings_are_learnt_when_their_hand_is_over_as_the_game_holds_them(
         tmp_path: Path) -> None:
     session = PlaySession()
     learner = DeckLearner(builtin_profile(), tmp_path / "learned-deck.png", keep=1)
@@ -87,14 +87,20 @@ def test_sure_readings_are_learnt_when_their_hand_is_over_unless_corrected(
               if isinstance(event, CardPlayed)}
     assert set(played) == {queen, jack}
     assert learner.cards == []                        # not while the hand goes on
-    # The page corrected the jack's entry: the camera's reading of it is not learnt.
+    # The page put the jack of hearts in place of the jack read: that picture is the jack of
+    # hearts from now on (as if settled on the phone: it takes the place of an older one).
+    hearts = Card.parse("JH")
     session.played.append((99, Corrected(target=played[jack], replacement=CardPlayed(
-        seat=1, card=Card.parse("JH"), source="web"))))
+        seat=1, card=hearts, source="web"))))
+    learner.learn(hearts, np.full((176, 126, 3), 200, np.uint8), settled=True)
     session.game.hand_number = 2
     feed.process(scene.render())
-    assert learner.cards == [queen]
-    assert DeckLearner.load(builtin_profile(), tmp_path / "learned-deck.png")[0].cards \
-        == [queen]
+    assert learner.cards == [queen, hearts]
+    learned = learner.learned()
+    assert len(learned.cards) == 4                    # keep=1: one picture of each
+    assert learned.patches[learned.cards == hearts.index].std() > 20   # the camera's, inked
+    saved = DeckLearner.load(builtin_profile(), tmp_path / "learned-deck.png")[0]
+    assert np.array_equal(saved.learned().patches, learner.learned().patches)
     assert feed.tracker.deck is learner.profile       # the new hand reads with it
 
 
