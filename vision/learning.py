@@ -5,6 +5,12 @@ corners in a small learned profile, kept beside the calibration and added on top
 own profile (the built-in one, or the one `enroll` made): the next time that face is read, its
 own corners are among those it is compared with, so the second hand asks less than the first.
 
+The learnt faces are read with once all 24 are learnt, like an enrolment made while playing:
+a deck's own king of clubs looks more like its own ace of diamonds or king of diamonds than the
+stored ones of other decks do, so a few learnt faces alone would draw the others to them
+(silent misreads, seen on the bench). Every face is played in a hand, so after the first hand
+the table reads with all of them.
+
 The learned profile is bounded (a few pictures of each card, the oldest given up first; sure
 readings only fill free places, a settled card always takes one) and saved atomically. It
 refines one profile: after a new `enroll` it is set aside and learning starts afresh.
@@ -17,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from table.rules import Card
+from table.rules import ALL_CARDS, Card
 
 from .index import STORE_H, STORE_W, corner_windows, to_portrait
 from .profile import DeckProfile, ProfileError
@@ -51,7 +57,7 @@ class DeckLearner:
         """The learner for `base` with what was saved at `path`, and a sentence saying what
         was found there."""
         if not path.exists():
-            return cls(base, path), "nothing learnt yet"
+            return cls(base, path), "nothing yet"
         try:
             learned = DeckProfile.load(path)
         except ProfileError as exc:
@@ -60,9 +66,7 @@ class DeckLearner:
             return cls(base, path), f"the cards learnt in {path} were of another deck " \
                                     "profile; learning starts afresh"
         learner = cls(base, path, learned)
-        cards = learner.cards
-        return learner, f"{len(cards)} face{'' if len(cards) == 1 else 's'} " \
-                        f"({', '.join(str(c) for c in cards)})"
+        return learner, learner.describe()
 
     @property
     def cards(self) -> list[Card]:
@@ -70,10 +74,16 @@ class DeckLearner:
         return [Card.from_index(i) for i in sorted(set(self._cards))]
 
     @property
+    def complete(self) -> bool:
+        """Whether every face is learnt: only then are the learnt corners read with."""
+        return len(set(self._cards)) == len(ALL_CARDS)
+
+    @property
     def profile(self) -> DeckProfile:
-        """The deck's profile with the learnt corners added (built again after a change)."""
+        """The deck's profile, with the learnt corners once every face is learnt (built
+        again after a change)."""
         if self._profile is None:
-            self._profile = self.base.plus(self.learned())
+            self._profile = self.base.plus(self.learned()) if self.complete else self.base
         return self._profile
 
     def learned(self) -> DeckProfile:
@@ -83,6 +93,15 @@ class DeckLearner:
         return DeckProfile(f"{self.base.name}, learnt at the table", patches,
                            np.repeat(np.array(self._cards, np.int64), 2),
                            learned_from=self.base.fingerprint())
+
+    def describe(self) -> str:
+        """What was learnt, in a few words."""
+        count = len(self.cards)
+        if count == len(ALL_CARDS):
+            return "all 24 faces, read with"
+        if not count:
+            return "nothing yet"
+        return f"{count} of 24 faces (read with once all are learnt)"
 
     def learn(self, card: Card, image: np.ndarray, settled: bool) -> bool:
         """Keep the corners of `image` (a straightened card, any right-angle turn) as `card`.

@@ -338,7 +338,8 @@ class CameraFeed:
                 "frames": self.frames,
                 "paused": bool(self.tracker is not None and self.tracker.paused),
                 "deck": None if learner is None else
-                {"name": learner.base.name, "learnt": [str(c) for c in learner.cards]}}
+                {"name": learner.base.name, "learnt": [str(c) for c in learner.cards],
+                 "read_with_learnt": learner.complete}}
 
 
 def _played(event: Event | None) -> Card | None:
