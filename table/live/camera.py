@@ -77,7 +77,8 @@ class CameraFeed:
         self.learner = learner
         self.tracker: Any = None
         self._read_frame: np.ndarray | None = None  # the frame the tracker last read
-        self._sure: list[tuple[int, Card, np.ndarray]] = []  # (entry, card, picture) this hand
+        # cards read surely this hand: (game, entry, card, picture)
+        self._sure: list[tuple[int, int, Card, np.ndarray]] = []
         self.frames = 0
         self.sent: list[tuple[Event, Any]] = []    # (event, outcome) of what the camera sent
         self._clear = 0
@@ -114,7 +115,7 @@ class CameraFeed:
             if isinstance(item, Event):
                 number = self._send(session, item)
                 if number is not None and isinstance(item, CardPlayed):
-                    self._keep_sure(image, item, number)
+                    self._keep_sure(image, item, (session.game_id, number))
             else:
                 self._notice(session, item)
         self._watch_pause(session)
@@ -145,7 +146,7 @@ class CameraFeed:
 
         return straighten(frame, track.corners)
 
-    def _keep_sure(self, image: np.ndarray, event: CardPlayed, number: int) -> None:
+    def _keep_sure(self, image: np.ndarray, event: CardPlayed, entry: tuple[int, int]) -> None:
         """A card read surely and accepted: kept to learn from once its hand is over."""
         if self.learner is None:
             return
@@ -153,17 +154,17 @@ class CameraFeed:
                       and t.zone is not None and t.zone.area == "play"
                       and t.zone.seat == event.seat), None)
         if track is not None:
-            self._sure.append((number, event.card, self._picture(image, track)))
+            self._sure.append((*entry, event.card, self._picture(image, track)))
 
     def _learn_hand(self, session: Session) -> None:
         """The hand is over: learn the cards read surely as the game holds them now (a
         reading corrected on the page as the card the page put in its place, like a card
-        settled there; one taken back not at all)."""
+        settled there; one taken back not at all, nor one of a game no longer played)."""
         kept, self._sure = self._sure, []
         held = dict(in_effect(session.accepted()))
         learn = []
-        for number, read, picture in kept:
-            card = _played(held.get(number))
+        for game, number, read, picture in kept:
+            card = _played(held.get(number)) if game == session.game_id else None
             if card is not None:
                 learn.append((card, picture, card != read))
         self._learn(learn)

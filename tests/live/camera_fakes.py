@@ -165,6 +165,7 @@ class PlaySession:
     number) and keeps the alerts; `corrected` entries no longer hold the card read."""
 
     names = ("Ann", "Bob", "Cy")
+    game_id = 1
 
     def __init__(self) -> None:
         self.game = Game()

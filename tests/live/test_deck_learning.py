@@ -120,6 +120,14 @@ def test_sure_readings_are_learnt_when_their_hand_is_over_as_the_game_holds_them
     assert np.array_equal(saved.learned().patches, learner.learned().patches)
     assert feed.tracker.deck is learner.profile       # the new hand reads with it
 
+    scene.place(Card.parse("KD"), 2)
+    _watch(feed, scene)
+    assert Card.parse("KD") in [e.card for _, e in session.played if isinstance(e, CardPlayed)]
+    session.game_id = 2                               # a new game from the page meanwhile
+    session.game.hand_number = 3
+    feed.process(scene.render())
+    assert learner.cards == [queen, hearts]           # the other game's entries say nothing
+
 
 def test_what_is_learnt_is_bounded_and_belongs_to_one_profile(tmp_path: Path) -> None:
     base = builtin_profile()
