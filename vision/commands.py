@@ -10,6 +10,8 @@ from typing import Any
 
 from table.cli import CommandError
 
+CAMERA_SETTINGS = "camera.json"   # beside the calibration: what calibrate fixed on the camera
+
 
 def config_dir() -> Path:
     """The table's settings folder: $PINOCHLE_CONFIG (the service sets it), else
@@ -28,9 +30,6 @@ def default_calibration() -> Path:
 def default_deck() -> Path:
     """Where enroll saves the deck's profile, and run looks for it."""
     return config_dir() / "deck.png"
-
-
-CAMERA_SETTINGS = "camera.json"   # beside the calibration: what calibrate fixed on the camera
 
 
 def learned_deck() -> Path:

@@ -223,8 +223,10 @@ class RunningTable:
             self._say(f"note: camera {spec}: {exc}; cards are entered on the page")
             self.feed = None
             return
-        if settings is not None and spec == "pi":
-            self._say(f"camera settings from calibrate: {settings.describe()}")
+        if spec == "pi":
+            self._say(f"camera settings from calibrate: {settings.describe()}" if settings else
+                      "note: the camera sets exposure and white balance itself until "
+                      "`pinochle-table calibrate` fixes them")
         self.feed.learner, said = table_deck(default_deck(), learned_deck())
         for line in said:
             self._say(line)
