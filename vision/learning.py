@@ -43,12 +43,16 @@ class DeckLearner:
         self.base = base
         self.path = path
         self.keep = keep
+        self._basis = base.fingerprint()
         self._patches: list[np.ndarray] = []    # one per picture: 2 x STORE_H x STORE_W x 3
         self._cards: list[int] = []
         if learned is not None and len(learned.cards):
             pairs = learned.patches.reshape(-1, 2, STORE_H, STORE_W, 3)
-            self._patches = list(pairs)
-            self._cards = [int(c) for c in learned.cards[::2]]
+            cards = [int(c) for c in learned.cards[::2]]
+            for i, card in enumerate(cards):   # the newest `keep` of each card, in order
+                if cards[i + 1:].count(card) < keep:
+                    self._patches.append(pairs[i])
+                    self._cards.append(card)
         self._profile: DeckProfile | None = None
         self.changed = False
 
@@ -56,15 +60,16 @@ class DeckLearner:
     def load(cls, base: DeckProfile, path: Path) -> tuple[DeckLearner, str]:
         """The learner for `base` with what was saved at `path`, and a sentence saying what
         was found there."""
+        fresh = cls(base, path)
         if not path.exists():
-            return cls(base, path), "nothing yet"
+            return fresh, "nothing yet"
         try:
             learned = DeckProfile.load(path)
         except ProfileError as exc:
-            return cls(base, path), f"{exc}; learning starts afresh"
-        if learned.learned_from != base.fingerprint() or len(learned.cards) % 2:
-            return cls(base, path), f"the cards learnt in {path} were of another deck " \
-                                    "profile; learning starts afresh"
+            return fresh, f"{exc}; learning starts afresh"
+        if learned.learned_from != fresh._basis or len(learned.cards) % 2:
+            return fresh, f"the cards learnt in {path} were of another deck profile; " \
+                          "learning starts afresh"
         learner = cls(base, path, learned)
         return learner, learner.describe()
 
@@ -92,7 +97,7 @@ class DeckLearner:
             np.empty((0, STORE_H, STORE_W, 3), np.uint8)
         return DeckProfile(f"{self.base.name}, learnt at the table", patches,
                            np.repeat(np.array(self._cards, np.int64), 2),
-                           learned_from=self.base.fingerprint())
+                           learned_from=self._basis)
 
     def describe(self) -> str:
         """What was learnt, in a few words."""

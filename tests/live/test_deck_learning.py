@@ -142,6 +142,9 @@ def test_what_is_learnt_is_bounded_and_belongs_to_one_profile(tmp_path: Path) ->
     assert len(learner.learned().cards) == 4                 # two pictures, two corners each
     assert not learner.learn(king, picture[:10], settled=True)   # a sliver: nothing to keep
     assert learner.save() and not learner.save()             # written once per change
+    loaded, _ = DeckLearner.load(base, tmp_path / "learned-deck.png")
+    assert len(DeckLearner(base, None, learner.learned(), keep=1).learned().cards) == 2
+    assert np.array_equal(loaded.learned().patches, learner.learned().patches)
     assert learner.profile is base                          # not read with: one face only
     for card in ALL_CARDS:
         learner.learn(card, picture, settled=False)
