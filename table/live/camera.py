@@ -10,7 +10,7 @@ game waits for one and the mat has been clear for a moment, the next dealer has 
 `jpeg()` and `status()` are the page's setup view.
 
 Given a `DeckLearner`, the feed teaches it the deck on the table: a card settled on the phone
-at once; a card read surely once its hand is over, as the game then holds it (a reading
+at once; a card played and read surely once its hand is over, as the game then holds it (a reading
 corrected on the page as the card put in its place, one taken back not at all). The tracker
 then reads with what was learnt.
 """
