@@ -46,6 +46,7 @@ class CameraSettings:
     controls: Mapping[str, Any] = field(default_factory=dict)
 
     def describe(self) -> str:
+        """The settings in a few words, for the messages."""
         c = self.controls
         parts = []
         if "ExposureTime" in c:
