@@ -46,7 +46,12 @@ def _serve(args: argparse.Namespace) -> int:
     session = None
     try:
         if args.game is not None or journal.last_game() is not None:
-            session = Session.resume(journal, args.game).start()
+            try:
+                session = Session.resume(journal, args.game).start()
+            except SessionError as exc:
+                if args.game is not None:
+                    raise
+                print(f"the last game could not be resumed: {exc}")  # the page starts another
         app = create_app({"SESSION": session, "JOURNAL": journal, "PIN": pin})
         server = TableServer(app, args.host, args.port)
     except (JournalError, SessionError) as exc:
