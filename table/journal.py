@@ -708,7 +708,8 @@ def _hold(path: Path) -> IO[str]:
         pid = holder.read().strip() or "unknown"
         holder.close()
         raise JournalError(f"another table is already running on {path} (process {pid}); "
-                           "stop it first, or give this one its own --db") from None
+                           "enter events and start games on its page, or stop it first (or give "
+                           "this one its own --db)") from None
     holder.seek(0)
     holder.truncate()
     holder.write(str(os.getpid()))
