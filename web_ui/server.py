@@ -6,8 +6,9 @@ the server.
 
 Limits, so that one guest on the Wi-Fi cannot take the page from the phones at the table:
 - waitress's own settings (`LIMITS`): bodies of at most 64 KiB and headers of 16 KiB, refused
-  before they are read; idle connections closed; slow readers cannot pile up output; TCP
-  keepalive and a user timeout, so a phone that vanished (no FIN) is cut within about 30 s.
+  before they are read; idle connections closed; slow readers cannot pile up output. And on
+  each connection TCP keepalive and a user timeout (`SOCKET_OPTIONS`), so a phone that
+  vanished (no FIN) is cut within about 30 s.
 - What waitress cannot do, two small hooks on its own classes (`GuardedServer`): at most
   `PER_CLIENT` connections from one address (more are closed unread, so one address cannot
   fill waitress's connection limit) and `REQUEST_DEADLINE_S` to send a whole request (one that
@@ -47,14 +48,15 @@ LIMITS: dict[str, Any] = {
     "channel_timeout": 30,             # an idle keep-alive connection is closed after this
     "channel_request_lookahead": 1,    # keeps reading while a stream runs: sees a phone leave
     "outbuf_high_watermark": 1 << 20,  # a phone that stops reading holds at most 1 MiB
-    "socket_options": [
-        (socket.IPPROTO_TCP, socket.TCP_NODELAY, 1),
-        (socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1),
-        *[(socket.IPPROTO_TCP, getattr(socket, name), value) for name, value in (
-            ("TCP_KEEPIDLE", 10), ("TCP_KEEPINTVL", 5), ("TCP_KEEPCNT", 4),
-            ("TCP_USER_TIMEOUT", LIVE_TIMEOUT_S * 1000)) if hasattr(socket, name)],
-    ],
 }
+# set on each accepted connection (waitress sets only TCP_NODELAY)
+SOCKET_OPTIONS = [
+    (socket.IPPROTO_TCP, socket.TCP_NODELAY, 1),
+    (socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1),
+    *[(socket.IPPROTO_TCP, getattr(socket, name), value) for name, value in (
+        ("TCP_KEEPIDLE", 10), ("TCP_KEEPINTVL", 5), ("TCP_KEEPCNT", 4),
+        ("TCP_USER_TIMEOUT", LIVE_TIMEOUT_S * 1000)) if hasattr(socket, name)],
+]
 
 
 class GuardedChannel(HTTPChannel):
@@ -99,6 +101,10 @@ class GuardedServer(TcpWSGIServer):
         dispatcher.set_thread_count(adj.threads)
         super().__init__(app, {}, True, None, dispatcher=dispatcher, adj=adj,
                          sockinfo=adj.listen[0])
+
+    def set_socket_options(self, conn: socket.socket) -> None:
+        for level, name, value in SOCKET_OPTIONS:
+            conn.setsockopt(level, name, value)
 
     def count(self, client: str, step: int) -> bool:
         """Count a connection of `client` in (+1: False if it already has too many) or out."""

@@ -163,8 +163,10 @@ def _seats(r: Rules) -> str | None:
         return "partnerships need 4 players at 4 seats"
     if r.pass_cards and not r.partnerships:
         return "only partners pass cards: pass_cards needs partnerships"
-    if r.draw_from_stock and (r.players != 2 or r.kitty_size):
-        return "hands are built from the stock only with 2 players and no kitty"
+    if r.draw_from_stock and (r.players, r.kitty_size, r.copies, r.nines, r.hand_size,
+                              r.bury) != (2, 0, 2, True, 12, 0):
+        return ("hands are built from the stock only as two-hand has it: 2 players, hands "
+                "of 12 from one pinochle deck, no kitty, nothing buried")
     return None
 
 
