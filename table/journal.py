@@ -626,8 +626,13 @@ class Journal:
                     if row[1] != last + 1 or _chain(head, row[:-1]) != row[-1]:
                         break
                     head, last = row[-1], row[1]
+                stored = db.execute("SELECT head FROM games WHERE id = ?",
+                                    (game_id,)).fetchone()[0]
                 cut = db.execute("DELETE FROM events WHERE game_id = ? AND number > ?",
                                  (game_id, last)).rowcount
+                if not cut and head != stored:
+                    done.append(f"game {game_id}: the entries after {last} were lost; it "
+                                f"goes on from entry {last}")
                 db.execute("DELETE FROM alerts WHERE game_id = ? AND after_event > ?",
                            (game_id, last))
                 self._rehash(game_id)
