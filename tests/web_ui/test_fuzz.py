@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import signal
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -90,6 +90,18 @@ def _post_paths(app: Flask) -> list[str]:
     return paths
 
 
+def _run(case: Callable[[], None], app: Flask, journal: Journal, *sessions: Session) -> None:
+    """Run the fuzz `case`; then stop the page, every session it used and the journal."""
+    try:
+        case()
+    finally:
+        web_table(app).close()
+        live = web_table(app).live.session
+        for s in {id(x): x for x in (*sessions, live) if x is not None}.values():
+            s.stop(5)
+        journal.close()
+
+
 def _journal_agrees(app: Flask) -> None:
     session = web_table(app).live.session
     assert session is not None
@@ -124,14 +136,7 @@ def test_every_route_takes_any_json_without_a_5xx(tmp_path: Path, path: str) -> 
             assert reply.get_json()["error"], (path, body)
         _journal_agrees(app)
 
-    try:
-        case()
-    finally:
-        web_table(app).close()
-        live = web_table(app).live.session
-        for s in {id(x): x for x in (session, live) if x is not None}.values():
-            s.stop(5)
-        journal.close()
+    _run(case, app, journal, session)
 
 
 def test_reading_routes_take_any_query_without_a_5xx(tmp_path: Path) -> None:
@@ -151,12 +156,7 @@ def test_reading_routes_take_any_query_without_a_5xx(tmp_path: Path) -> None:
             reply = client.get(path, query_string={"since": since, "limit": limit})
         assert reply.status_code < 500, (path, since, limit)
 
-    try:
-        case()
-    finally:
-        web_table(app).close()
-        session.stop(5)
-        journal.close()
+    _run(case, app, journal, session)
 
 
 def _option_values() -> st.SearchStrategy[str]:
@@ -206,11 +206,4 @@ def test_every_rule_option_takes_any_value_or_refuses_it(tmp_path: Path, name: s
                 pass  # a simulated player tried a move these rules refuse: refused, not a fault
         _journal_agrees(app)
 
-    try:
-        case()
-    finally:
-        web_table(app).close()
-        live = web_table(app).live.session
-        if live is not None:
-            live.stop(5)
-        journal.close()
+    _run(case, app, journal)
