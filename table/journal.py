@@ -296,16 +296,14 @@ class Journal:
         if numbers != list(range(1, len(numbers) + 1)):
             raise _damaged(self.path, f"game {game_id}: its entries are not numbered 1, 2, 3...")
 
-    def _rehash(self, game_id: int, upto: int | None = None) -> None:
-        """Seal game `game_id` and chain its events (those up to `upto`) as they stand."""
+    def _rehash(self, game_id: int) -> None:
+        """Seal game `game_id` and chain its events as they stand."""
         db = self._db
         seal = _seal(db, game_id)
         head = seal
         rows = db.execute(f"SELECT {_EVENT_FIELDS} FROM events WHERE game_id = ?"
                           " ORDER BY number", (game_id,)).fetchall()
         for row in rows:
-            if upto is not None and row[1] > upto:
-                break
             head = _chain(head, row)
             db.execute("UPDATE events SET chain = ? WHERE game_id = ? AND number = ?",
                        (head, game_id, row[1]))
@@ -592,6 +590,10 @@ class Journal:
         try:
             stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(now))
             copy = path.with_name(f"{path.name}.before-repair-{stamp}")
+            n = 1
+            while copy.exists():  # never over an earlier copy
+                n += 1
+                copy = path.with_name(f"{path.name}.before-repair-{stamp}-{n}")
             with sqlite3.connect(path) as src, sqlite3.connect(copy) as dst:
                 src.backup(dst)  # the WAL's committed pages too
             journal = Journal.__new__(Journal)

@@ -127,15 +127,17 @@ def history() -> Response:
     tag = '"' + "-".join(str(k) for k in key) + '"'
     if request.if_none_match.contains(tag.strip('"')):
         return Response(status=304, headers={"ETag": tag, "Cache-Control": "no-cache"})
-    body = web_table().history.get(key, lambda: _history_page(session, since, limit))
+    body = web_table().history.get(key, lambda: _history_page(session, since, limit, key[1]))
     return Response(body, mimetype="application/json",
                     headers={"ETag": tag, "Cache-Control": "no-cache"})
 
 
-def _history_page(session: Session, since: int, limit: int) -> bytes:
+def _history_page(session: Session, since: int, limit: int, last: int) -> bytes:
+    """The page of entries `since` < number <= `last` (the key it is cached under)."""
     names = session.names
     rules = session.game.rules
-    records = session.journal.events(session.game_id, after=since, limit=limit + 1)
+    records = [r for r in session.journal.events(session.game_id, after=since, limit=limit + 1)
+               if r.number <= last]
     more = len(records) > limit
     records = records[:limit]
     upto = records[-1].number if more else None
@@ -146,7 +148,7 @@ def _history_page(session: Session, since: int, limit: int) -> bytes:
               for a in session.journal.alerts(session.game_id, after_event=since)
               if upto is None or a.after_event < upto]
     out = {"game_id": session.game_id, "names": list(names), "entries": entries,
-           "alerts": alerts, "next": upto, "last_number": session.last_number,
+           "alerts": alerts, "next": upto, "last_number": last,
            "hands": [h["text"] for h in session.game.view()["history"]]}
     return json.dumps(out, ensure_ascii=False, separators=(",", ":")).encode()
 
