@@ -17,6 +17,7 @@ from typing import IO, Any
 from table.cli import CommandError, db_argument, option_pairs
 from table.export import game_json, score_sheet
 from table.journal import AlertRecord, GameRecord, Journal, JournalError, default_path
+from table.json_limits import MAX_DEPTH, too_deep
 from table.rules import (
     PRESET_NAMES,
     EventFormatError,
@@ -126,7 +127,10 @@ def _feed(session: Session, source: str) -> int:
     refused = 0
     for line_number, line in _lines(source):
         try:
-            event = event_from_dict(json.loads(line))
+            data = json.loads(line)
+            if too_deep(data):
+                raise ValueError(f"nested more than {MAX_DEPTH} levels deep")
+            event = event_from_dict(data)
         except (ValueError, RecursionError, EventFormatError) as exc:
             where = "standard input" if source == "-" else source
             raise CommandError(f"{where} line {line_number}: not an event ({exc}); the "

@@ -11,6 +11,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from table.json_limits import MAX_DEPTH, too_deep
 from table.rules import (
     PRESET_NAMES,
     BidMade,
@@ -43,7 +44,7 @@ from table.rules import (
 from table.rules.game import Game, Phase
 
 from .entry import next_pass
-from .guard import MAX_DEPTH, too_deep, whole_number
+from .guard import whole_number
 from .state import next_dealer
 
 SOURCE = "web"

@@ -23,7 +23,8 @@ from typing import Any
 
 from flask import Flask, Response, current_app, jsonify, request
 
-MAX_DEPTH = 16  # the deepest JSON the page sends is 4 levels (a correction's replacement)
+from table.json_limits import MAX_DEPTH, too_deep
+
 _NUMBER = re.compile(r"-?[0-9]{1,12}")
 
 
@@ -40,21 +41,6 @@ def whole_number(text: str) -> int | None:
     """`text` as a whole number written in ASCII digits (not '²' or '٣'), else None."""
     text = text.strip()
     return int(text) if _NUMBER.fullmatch(text) else None
-
-
-def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
-    """True if lists and objects nest more than `limit` levels (checked without recursion)."""
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        children = item.values() if isinstance(item, dict) else item \
-            if isinstance(item, list) else ()
-        for child in children:
-            if isinstance(child, dict | list):
-                if depth + 1 > limit:
-                    return True
-                stack.append((child, depth + 1))
-    return False
 
 
 def json_body() -> dict[str, Any]:
