@@ -48,16 +48,13 @@ class OneOf:
 
 @dataclass(frozen=True)
 class Each:
-    """A list (tuple) whose every item is in `item`, with at least `least` items."""
+    """A list (tuple) whose every item is in `item`."""
 
     item: Range
-    least: int = 0
 
     def problem(self, value: Any) -> str | None:
-        if not isinstance(value, tuple) or len(value) < self.least \
-                or any(self.item.problem(v) for v in value):
-            need = f"at least {self.least} " if self.least else ""
-            return f"{need}numbers each from {self.item.low} to {self.item.high}"
+        if not isinstance(value, tuple) or any(self.item.problem(v) for v in value):
+            return f"numbers each from {self.item.low} to {self.item.high}"
         return None
 
 

@@ -14,7 +14,17 @@ from table.alerts import Alert
 from table.cli import main
 from table.journal import Journal, JournalDamaged, JournalError
 from table.live.runner import RunOptions, open_game
-from table.rules import BidMade, Corrected, Passed, preset, replay
+from table.rules import (
+    PRESET_NAMES,
+    BidMade,
+    Corrected,
+    OptionError,
+    Passed,
+    preset,
+    replay,
+    with_options,
+)
+from table.rules.domains import rule_problem
 from table.session import Session, SessionError
 
 from .scripted import scripted_game
@@ -48,6 +58,23 @@ def test_a_bad_bid_step_is_refused_at_the_command_line(
                         "bison", "--seat", "A", "--seat", "B", "--seat", "C", "--option",
                         f"bid_step={value}")
     assert code == 2 and "bid_step" in err and "Traceback" not in err
+
+
+def test_every_preset_is_within_the_domains_and_bad_values_are_named() -> None:
+    for name in PRESET_NAMES:
+        assert rule_problem(preset(name)) is None, name
+    for options, words in (
+            ({"bid_step": "-10"}, "bid_step must be a whole number from 1 to 1000, not -10"),
+            ({"forbidden_endings": "+".join(str(e) for e in range(0, 100, 10))},
+             "every bid ends in a forbidden ending"),
+            ({"hand_size": "14"}, "make 45 cards, but the deck"),
+            ({"partnerships": "yes"}, "partnerships need 4 players"),
+            ({"stakes": "250:1:2+350:-2:4"}, "stakes must be at least one row"),
+            ({"meld.run": "-150"}, "meld.run must be a whole number from 0"),
+            ({"min_bid": "9" * 5000}, "bad value '9999")):
+        with pytest.raises(OptionError) as caught:
+            with_options(BISON, options)
+        assert words in str(caught.value) and len(str(caught.value)) < 300, options
 
 
 def test_an_old_journal_with_a_bad_option_cannot_brick_the_table(
