@@ -83,9 +83,14 @@ class WebTable:
                 self.by_client.pop(client, None)
 
     def wrong_pin(self, wrong: WrongPin) -> None:
-        """Show a wrong PIN on every phone (the guard has logged it)."""
+        """Show wrong PINs on every phone, one alert saying how many and from where (the guard
+        has logged each)."""
         session = self.live.session
-        self.live.board.add_alert(Alert(kind="wrong-pin", text=wrong.text(), source="web",
+        board = self.live.board
+        for item in board.snapshot()[0]:
+            if item["kind"] == "wrong-pin":
+                board.dismiss(item["id"])
+        board.add_alert(Alert(kind="wrong-pin", text=wrong.text(), source="web",
                                         at=time.time(), details={"address": wrong.address}),
                                   session.last_number if session else 0)
         self.live.refresh()

@@ -41,16 +41,22 @@ class PinRefusal:
 
 @dataclass(frozen=True)
 class WrongPin:
-    """A wrong PIN was given: from where, and how many within the window (this one too)."""
+    """A wrong PIN was given: from where, and from where the ones within the window came
+    (this one last)."""
 
     address: str
-    recent: int
+    addresses: tuple[str, ...]
     locked: bool
+
+    @property
+    def recent(self) -> int:
+        return len(self.addresses)
 
     def text(self) -> str:
         lock = f"; changes are locked for {int(LOCKOUT_S)} seconds" if self.locked else ""
-        return (f"A wrong table PIN was tried from {self.address} ({self.recent} in the last "
-                f"{int(LOCKOUT_S)} seconds){lock}.")
+        where = ", ".join(dict.fromkeys(self.addresses))
+        return (f"{self.recent} wrong table PIN{'s' if self.recent > 1 else ''} in the last "
+                f"{int(LOCKOUT_S)} seconds, from {where}{lock}.")
 
 
 class PinGuard:
@@ -60,7 +66,7 @@ class PinGuard:
         self.on_wrong = on_wrong
         self._clock = clock
         self._lock = threading.Lock()
-        self._wrong: deque[float] = deque()
+        self._wrong: deque[tuple[float, str]] = deque()
         self.wrong_total = 0
 
     def check(self, given: str | None, address: str) -> PinRefusal | None:
@@ -70,10 +76,10 @@ class PinGuard:
                                    "start the server with --pin to allow changes")
         now = self._clock()
         with self._lock:
-            while self._wrong and now - self._wrong[0] >= LOCKOUT_S:
+            while self._wrong and now - self._wrong[0][0] >= LOCKOUT_S:
                 self._wrong.popleft()
             if len(self._wrong) >= WRONG_TRIES:
-                wait = int(LOCKOUT_S - (now - self._wrong[0])) + 1
+                wait = int(LOCKOUT_S - (now - self._wrong[0][0])) + 1
                 return PinRefusal(429, f"too many wrong PINs were tried at this table; changes "
                                        f"are locked for {wait} more seconds")
         if not given:
@@ -82,9 +88,10 @@ class PinGuard:
         if hmac.compare_digest(given.strip().encode(), self.pin.encode()):
             return None
         with self._lock:
-            self._wrong.append(now)
+            self._wrong.append((now, address))
             self.wrong_total += 1
-            wrong = WrongPin(address, len(self._wrong), len(self._wrong) >= WRONG_TRIES)
+            wrong = WrongPin(address, tuple(a for _, a in self._wrong),
+                             len(self._wrong) >= WRONG_TRIES)
         log.warning("wrong table PIN from %s (%d within %d s)", address, wrong.recent,
                     int(LOCKOUT_S))
         if self.on_wrong is not None:

@@ -101,6 +101,7 @@ def test_the_pin_guard() -> None:
     assert all(r is not None and r.status == 403 for r in refusals)
     assert [w.recent for w in wrong] == [1, 2, 3, 4, 5] and wrong[-1].locked
     assert wrong[0].address == "10.0.0.0" and "10.0.0.0" in wrong[0].text()
+    assert wrong[-1].addresses == tuple(f"10.0.0.{i}" for i in range(5))
     locked = guard.check("1357", "a")
     assert locked is not None and locked.status == 429
     # another address is locked out too: rotating addresses gains nothing
