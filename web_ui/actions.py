@@ -11,6 +11,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from table.json_limits import MAX_DEPTH, too_deep
 from table.rules import (
     PRESET_NAMES,
     BidMade,
@@ -43,6 +44,7 @@ from table.rules import (
 from table.rules.game import Game, Phase
 
 from .entry import next_pass
+from .guard import whole_number
 from .state import next_dealer
 
 SOURCE = "web"
@@ -64,8 +66,8 @@ def _web(event: Event) -> Event:
 
 def _int(body: Mapping[str, Any], key: str, what: str) -> int:
     value = body.get(key)
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        value = int(value)
+    if isinstance(value, str) and whole_number(value) is not None:
+        value = whole_number(value)
     if isinstance(value, bool) or not isinstance(value, int):
         raise ActionError(400, f"give {what} as a whole number in {key!r}")
     return value
@@ -81,8 +83,8 @@ def _seat(body: Mapping[str, Any], game: Game, default: int | None, what: str) -
         return default
     if isinstance(value, str) and value in names:
         return names.index(value)
-    if isinstance(value, str) and value.isdigit():
-        value = int(value)
+    if isinstance(value, str) and whole_number(value) is not None:
+        value = whole_number(value)
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < len(names):
         raise ActionError(400, f"no seat {value!r} at this table; seats are 0..{len(names) - 1}"
                                f" ({', '.join(names)})")
@@ -205,7 +207,10 @@ def push(body: Mapping[str, Any], game: Game) -> Event:
 
 
 def undo(body: Mapping[str, Any], game: Game) -> Event:
-    return Undone(source=SOURCE)
+    """Take back move number `target` (the page sends the last move's number, so a double tap
+    or a second phone cannot take back a second move)."""
+    return Undone(target=_int(body, "target", "the number of the move to undo (the last "
+                                              "move's number)"), source=SOURCE)
 
 
 def correct(body: Mapping[str, Any], game: Game, accepted: Sequence[tuple[int, Event]]
@@ -236,6 +241,8 @@ def event(data: Any) -> Event:
     """Any table event written as JSON (as the journal and `pinochle-table resume` take it)."""
     if not isinstance(data, dict):
         raise ActionError(400, "send the event as a JSON object with its 'type'")
+    if too_deep(data):
+        raise ActionError(400, f"the event is nested more than {MAX_DEPTH} levels deep")
     try:
         return _web(event_from_dict(data))
     except (EventFormatError, ValueError) as exc:

@@ -74,6 +74,6 @@ def describe(event: Event, names: Sequence[str]) -> str:
             return "trick gathered"
         case Corrected(target=target, replacement=replacement):
             return f"#{target} corrected: {describe(replacement, names)}"
-        case Undone():
-            return "undo"
+        case Undone(target=target):
+            return "undo" if target is None else f"undo #{target}"
     return event.describe()

@@ -150,7 +150,11 @@ class Corrected(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class Undone(Event):
-    """Take back the last accepted event that is still in effect."""
+    """Take back the last accepted event that is still in effect. `target` names its journal
+    number when the sender knows it (the page does), so that a double tap, or two phones fixing
+    the same mistake, takes back one move and not two; None takes back whatever is last."""
+
+    target: int | None = None
 
 
 EVENT_TYPES: dict[str, type[Event]] = {

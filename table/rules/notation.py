@@ -31,6 +31,7 @@ from .events import (
     CardPlayed,
     CardsPassed,
     Conceded,
+    Corrected,
     Event,
     HandDealt,
     KittyShown,
@@ -150,6 +151,8 @@ def public_event(e: Event, rules: Rules) -> Event:
         return replace(e, cards=None)
     if isinstance(e, Buried) and e.cards is not None and not rules.draw_from_stock:
         return replace(e, cards=None)
+    if isinstance(e, Corrected):  # a corrected deal, bury or pass hides its cards too
+        return replace(e, replacement=public_event(e.replacement, rules))
     return e
 
 

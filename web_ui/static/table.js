@@ -321,7 +321,7 @@ function renderActions(v) {
   const bar = $("actions");
   if (!unlocked() || !v) { bar.hidden = true; return; }
   const kids = [];
-  const undo = h("button", { type: "button", onclick: () => act("undo", {}) }, "Undo");
+  const undo = h("button", { type: "button", onclick: () => act("undo", { target: state.undo_target }) }, "Undo");
   if (v.phase === "auction" && v.turn !== null) {
     const bids = v.must_bid !== null ? [v.must_bid] : v.next_bids.slice(0, 12);
     kids.push(h("div", { class: "label" }, `for ${nameOf(v.turn)}`),
