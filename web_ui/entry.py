@@ -2,8 +2,14 @@
 
 A table without a camera (or with one that is covered or switched off) is played from a phone:
 the card a seat plays, the kitty shown, each seat's meld, the declarer's bury and the racehorse
-pass (both face down), a trick gathered, and Brooklyn's push of a 300 bid to the dealer. The
-page shows only the controls the position calls for; the game still judges every entry.
+pass (both face down), a trick gathered, Brooklyn's push of a 300 bid to the dealer, each
+two-handed turn at the stock (first card kept or rejected) and a claim of the rest of the hand.
+The page shows only the controls the position calls for; the game still judges every entry.
+
+A camera could enter the two-handed draws too: it would need to see, per turn, which seat took
+the top card and whether that card went to the hand or face down to the seat's discard pile
+(two card-back movements from the stock area to a seat's hand or pile area; the faces stay
+private, so it would never read them).
 """
 
 from __future__ import annotations
@@ -11,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from table.rules import Card, Rank, Suit, WhoMelds
+from table.rules import Card, Rank, StockDrawn, Suit, WhoMelds
 from table.rules.game import Game, Phase
 from table.rules.seats import partner_of
 
@@ -60,8 +66,9 @@ def _bury(game: Game) -> dict[str, int] | None:
     if not r.bury or r.draw_from_stock or game.bury_done or d is None:
         return None
     kitty_in = game.kitty_shown or not r.kitty_size
+    late = game.phase is Phase.PLAY and r.unburied_forfeit and not game.known  # 003
     due = (game.phase is Phase.BURY or (game.phase is Phase.TRUMP and kitty_in)
-           or (game.phase is Phase.MELD and r.meld_before_bury))
+           or (game.phase is Phase.MELD and r.meld_before_bury) or late)
     return {"seat": d, "count": r.bury} if due else None
 
 
@@ -76,6 +83,22 @@ def _play(game: Game) -> dict[str, Any] | None:
     if game.phase is Phase.PLAY:
         return {"seat": seat, "lead": game.trick_full or not game.trick}
     return None
+
+
+def _draw(game: Game) -> dict[str, Any] | None:
+    """Two-handed: whose turn at the stock, and how many turns are left."""
+    if game.phase is not Phase.DRAW or game.turn is None:
+        return None
+    done = sum(1 for e in game.events if isinstance(e, StockDrawn))
+    return {"seat": game.turn, "left": game.rules.deck_size // 2 - done}
+
+
+def _claim(game: Game) -> dict[str, Any] | None:
+    """During the play, between tricks: who may claim the rest (the game judges the claim)."""
+    if game.phase is not Phase.PLAY or (game.trick and not game.trick_full) \
+            or game.declarer is None:
+        return None
+    return {"seats": list(game.active), "declarer": game.declarer}
 
 
 def card_entry(game: Game) -> dict[str, Any]:
@@ -96,6 +119,8 @@ def card_entry(game: Game) -> dict[str, Any]:
                        and game.phase in (Phase.PLAY, Phase.HAND_OVER)),
         "push": {"seat": game.turn, "dealer": game.dealer, "bid": r.push_to_dealer}
         if game.phase is Phase.PUSH else None,
+        "draw": _draw(game),
+        "claim": _claim(game),
     }
     return out
 

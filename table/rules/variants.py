@@ -29,15 +29,23 @@ class CardPoints:
     jack: int
     nine: int
     last_trick: int
-    name: str = ""
+    name: str = field(default="", compare=False)  # the values are the scheme
 
     def by_rank(self) -> tuple[int, int, int, int, int, int]:
         """Points indexed by `Rank` (9 J Q K 10 A)."""
         return (self.nine, self.jack, self.queen, self.king, self.ten, self.ace)
 
     def scaled(self, divisor: int) -> CardPoints:
-        return replace(self, **{f.name: getattr(self, f.name) // divisor
-                                for f in fields(self) if f.name != "name"})
+        """Every value divided by `divisor`; `ValueError` if one does not divide (the 250 of a
+        hand must stay exact: classical points cannot be divided by ten)."""
+        values = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "name"}
+        uneven = [k for k, v in values.items() if v % divisor]
+        if uneven:
+            raise ValueError(f"{self.name or 'these'} card points cannot be divided by "
+                             f"{divisor}: the {uneven[0].replace('_', ' ')} is worth "
+                             f"{values[uneven[0]]}")
+        return replace(self, name=f"{self.name}/{divisor}",
+                       **{k: v // divisor for k, v in values.items()})
 
 
 # The card-point schemes of VARIANTS.md section 2 (each makes 250 with the last trick).
