@@ -93,6 +93,15 @@ def _draw(game: Game) -> dict[str, Any] | None:
     return {"seat": game.turn, "left": game.rules.deck_size // 2 - done}
 
 
+def _piles(game: Game) -> dict[str, Any] | None:
+    """Two-handed: the discard piles still to be shown (they count), from the play on."""
+    r = game.rules
+    if not r.draw_from_stock or game.phase is not Phase.PLAY:
+        return None
+    seats = [s for s in game.active if game.discards[s] is None]
+    return {"seats": seats, "count": r.hand_size} if seats else None
+
+
 def _claim(game: Game) -> dict[str, Any] | None:
     """During the play, between tricks: who may claim the rest (the game judges the claim)."""
     if game.phase is not Phase.PLAY or (game.trick and not game.trick_full) \
@@ -120,6 +129,7 @@ def card_entry(game: Game) -> dict[str, Any]:
         "push": {"seat": game.turn, "dealer": game.dealer, "bid": r.push_to_dealer}
         if game.phase is Phase.PUSH else None,
         "draw": _draw(game),
+        "piles": _piles(game),
         "claim": _claim(game),
     }
     return out

@@ -372,7 +372,7 @@ const pickerClass = () => (faces().length === 20 ? "picker no-nines" : "picker")
 
 function renderEntry(v) {
   const e = state.entry;
-  const due = e && (e.play || e.kitty || e.meld.length || e.bury || e.pass || e.gather || e.push || e.draw || e.claim);
+  const due = e && (e.play || e.kitty || e.meld.length || e.bury || e.pass || e.gather || e.push || e.draw || e.piles || e.claim);
   if (!unlocked() || !v || !due) { fill("entry"); return; }
   const open = entryOpen();
   const cam = state.camera || {};
@@ -408,6 +408,11 @@ function renderEntry(v) {
     kids.push(h("p", {}, `${who(e.draw.seat)} draws from the stock (${e.draw.left} turns left)`),
       big("entry-keep", `${who(e.draw.seat)} kept the top card`, "draw", { seat: e.draw.seat, keep: true }),
       big("entry-reject", `${who(e.draw.seat)} rejected it, kept the next`, "draw", { seat: e.draw.seat, keep: false }));
+  }
+  if (e.piles) {
+    kids.push(h("div", { class: "row" }, e.piles.seats.map((s) => h("button", { type: "button", "data-pile-seat": s,
+      onclick: () => openPick({ title: `${who(s)}'s discard pile: ${e.piles.count} cards`, count: e.piles.count, done: "Pile shown",
+        send: (cards) => ["bury", { seat: s, cards }] }) }, `${who(s)}'s discard pile…`))));
   }
   if (e.gather) kids.push(big("entry-gather", "Trick gathered", "gather", {}));
   if (e.claim) {
