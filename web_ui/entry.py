@@ -66,9 +66,8 @@ def _bury(game: Game) -> dict[str, int] | None:
     if not r.bury or r.draw_from_stock or game.bury_done or d is None:
         return None
     kitty_in = game.kitty_shown or not r.kitty_size
-    late = game.phase is Phase.PLAY and r.unburied_forfeit and not game.known  # 003
     due = (game.phase is Phase.BURY or (game.phase is Phase.TRUMP and kitty_in)
-           or (game.phase is Phase.MELD and r.meld_before_bury) or late)
+           or (game.phase is Phase.MELD and r.meld_before_bury))
     return {"seat": d, "count": r.bury} if due else None
 
 

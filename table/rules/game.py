@@ -579,10 +579,13 @@ class Game(_State):
         g = self._leave_push(e.seat)
         if r.bury == 0:
             raise g._refuse(f"nobody buries in {r.name}")
+        if g.phase is Phase.HAND_OVER and r.unburied_forfeit and g.buried is None and \
+                not g.known and g.result is not None and g.result.declarer == e.seat and \
+                len(g.tricks) == r.hand_size:
+            return g._buried_pile_shown(e)
         if g.bury_done:
             raise g._refuse("the declarer has already buried")
-        late = g.phase is Phase.PLAY and r.unburied_forfeit and not g.known
-        if g.declarer is None or not (late or g.phase in (Phase.TRUMP, Phase.BURY, Phase.MELD)):
+        if g.declarer is None or g.phase not in (Phase.TRUMP, Phase.BURY, Phase.MELD):
             raise g._refuse("the declarer buries after taking the kitty")
         if e.seat != g.declarer:
             raise g._refuse(f"only the declarer ({g.name(g.declarer)}) buries")
@@ -595,7 +598,22 @@ class Game(_State):
             g._check_seen(e.seat, e.cards, "bury")
         g = g._evolve(hands=hands, bury_done=True,
                       buried=tuple(e.cards) if e.cards is not None else None)
-        return g if late else g._advance()  # 003: buried late in the play, no penalty
+        return g._advance()
+
+    def _buried_pile_shown(self, e: Buried) -> Game:
+        """003, on a hidden table: the declarer's buried pile turned up when the hand is counted.
+        It must be the cards never played; none at all ("bury=-") means he never buried, and the
+        hand is forfeited: "going up", and each opponent 12 points for trick play."""
+        r = self.rules
+        if e.cards is None:
+            raise self._refuse("turn the buried pile up to count it (or enter none)")
+        if e.cards:
+            left = _remove(tuple(r.deck()), [c for t in self.tricks for _, c in t])
+            if len(e.cards) != r.bury or left is None or _remove(left, e.cards) is None:
+                raise self._refuse(f"the buried pile is the {r.bury} cards never played: "
+                                   f"{_fmt(left or ())}, not {_fmt(e.cards)}")
+            return self._evolve(buried=tuple(e.cards))._finish_hand()
+        return self._evolve(bury_done=False)._finish_hand()
 
     def _on_discards(self, e: Buried) -> Game:
         """Two-handed: a player's discard pile, shown so its counters can be scored."""
@@ -959,9 +977,7 @@ class Game(_State):
         if r.bury and not g.bury_done:
             if g.known:
                 raise g._refuse(f"{g.name(d)} must bury {r.bury} cards before the first lead")
-            if not r.unburied_forfeit:
-                g = g._evolve(bury_done=True)  # buried face down, unseen by the camera
-            # 003: else a bury may still come during the play; none by the end forfeits
+            g = g._evolve(bury_done=True)  # buried face down, unseen by the camera
         if r.forced_concede_margin and g.bid is not None:
             meld = g._side_meld(g.side(d))
             if g.bid > meld + r.forced_concede_margin:

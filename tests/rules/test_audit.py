@@ -4,7 +4,6 @@ with four); with South dealing, West speaks first."""
 
 from __future__ import annotations
 
-import random
 from dataclasses import replace
 
 import pytest
@@ -23,7 +22,6 @@ from table.rules import (
     MeldShown,
     Passed,
     Phase,
-    SimTable,
     StockDrawn,
     Suit,
     TrumpNamed,
@@ -383,45 +381,47 @@ def test_two_handed_discard_piles_are_checked_against_the_deck() -> None:
 
 # -- 003: not burying ------------------------------------------------------------------------
 
-def _family_hand_without_bury(late: bool) -> Game:
+def _family_hand_hidden(seed: int = 5) -> Game:
+    """A family hand on a hidden table, played out: the buried cards were never seen."""
     rules = preset("family")
-    g = new_game(rules)
-    sim = SimTable(rules, random.Random(5), known=False)
-    plays = 0
-    while g.phase is not Phase.HAND_OVER:
-        # the players go on as if the declarer had buried; the table never sees it
-        e = sim.next_event(g._evolve(bury_done=True) if g.declarer is not None else g)
-        before = g
-        if isinstance(e, Buried):
-            sim.observe(e, g)
-            continue
-        if isinstance(e, CardPlayed):
-            plays += 1
-            if late and plays == 4:
-                g = g.apply(Buried(seat=g.declarer or 0))
-        g = g.apply(e)
-        sim.observe(e, before)
-    return g
+    for _, before, g in sim_hands(rules, seed, hands=1, known=False):
+        if g.result is not None and before.result is None and len(g.tricks) == 15:
+            return g
+    raise AssertionError("the hand was not played out")
 
 
-def test_family_not_burying_found_at_the_end_forfeits_the_hand() -> None:
+def test_family_a_declarer_found_at_the_end_not_to_have_buried_forfeits_the_hand() -> None:
     """003: the penalty for not burying ranges "to forfeiture of the hand (resulting in 'going
-    up' and - for standard scoring - each opponent receiving 12 points for trick play.)" The
+    up' and - for standard scoring - each opponent receiving 12 points for trick play.)" On a
+    hidden table it shows when the buried pile is turned up to be counted: none at all. The
     bid is subtracted; each opponent scores his meld and 12."""
-    g = _family_hand_without_bury(late=False)
+    g = _family_hand_hidden()
+    d = g.declarer
+    assert d is not None and g.bid is not None and g.start is not None
+    g = g.apply(Buried(seat=d, cards=()))
     res = g.result
-    assert res is not None and res.outcome == "forfeit" and res.declarer is not None
-    d = res.declarer
+    assert res is not None and res.outcome == "forfeit"
     for s in range(3):
-        meld = g.melds[s].total if g.melds[s] is not None and s != d else 0  # type: ignore
-        assert res.score_change[s] == (-(res.bid or 0) if s == d else meld + 12)
+        meld = g.melds[s]
+        want = -g.bid if s == d else (meld.total if meld is not None else 0) + 12
+        assert res.score_change[s] == want
+        assert g.scores[s] == g.start.scores[s] + want
+    assert g.position().endswith(f"{d}:bury=-") and Game.parse(g.position()) == g
 
 
-def test_family_a_bury_found_missing_early_is_simply_made() -> None:
-    """003: "the declarer simply buries three cards immediately - usually if the error is
-    identified early during trick play": no penalty."""
-    g = _family_hand_without_bury(late=True)
-    assert g.result is not None and g.result.outcome in ("made", "set")
+def test_family_a_buried_pile_turned_up_must_be_the_cards_never_played() -> None:
+    """003: "At the end of play, any pointers buried count towards the declarer's points"."""
+    g = _family_hand_hidden()
+    d = g.declarer
+    assert d is not None
+    played = [c for t in g.tricks for _, c in t]
+    left = list(preset("family").deck())
+    for c in played:
+        left.remove(c)
+    wrong = (*left[1:], next(c for c in left if c != left[0]))
+    assert refused(g, Buried(seat=d, cards=tuple(wrong))).startswith("the buried pile is")
+    shown = g.apply(Buried(seat=d, cards=tuple(left)))
+    assert shown.scores == g.scores and shown.buried == tuple(left)
 
 
 # -- claims ----------------------------------------------------------------------------------
