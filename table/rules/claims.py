@@ -22,8 +22,8 @@ class ClaimTooDeep(Exception):
 
 
 def takes_every_trick(hands: Sequence[tuple[Card, ...]], order: Sequence[int], leader: int,
-                      ours: Callable[[int], bool], trump: Suit | None, rules: Rules) -> bool:
-    """Whether the seats for which `ours(seat)` holds can win every remaining trick against any
+                      ours: frozenset[int], trump: Suit | None, rules: Rules) -> bool:
+    """Whether the seats `ours` (a side) can win every remaining trick against any
     play of the others, `leader` to lead (seats play in `order`, clockwise). `hands` is indexed
     by seat. Raises `ClaimTooDeep` past `NODE_BUDGET` positions."""
     nodes = [0]
@@ -45,12 +45,12 @@ def takes_every_trick(hands: Sequence[tuple[Card, ...]], order: Sequence[int], l
             raise ClaimTooDeep
         if len(played) == len(order):
             win = played[trick_winner([c for _, c in played], trump)][0]
-            return ours(win) and trick(cards_by_seat, win)
+            return win in ours and trick(cards_by_seat, win)
         seat = order[at % len(order)]
         hand = cards_by_seat[seat]
         outcomes = (_after(cards_by_seat, seat, hand, card, played, at, play)
                     for card in legal_plays(hand, [c for _, c in played], trump, rules))
-        return any(outcomes) if ours(seat) else all(outcomes)
+        return any(outcomes) if seat in ours else all(outcomes)
 
     return trick(list(hands), leader)
 

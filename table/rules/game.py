@@ -900,9 +900,10 @@ class Game(_State):
         left = r.hand_size - len(self.tricks)
         if self.hands is not None:
             side = self.side(e.seat)
+            ours = frozenset(s for s in self.active if self.side(s) == side)
             try:
-                sure = takes_every_trick(self.hands, self.active, self.turn or 0,
-                                         lambda s: self.side(s) == side, self.trump, r)
+                sure = takes_every_trick(self.hands, self.active, self.turn or 0, ours,
+                                         self.trump, r)
             except ClaimTooDeep:
                 raise self._refuse(f"too many ways to play the {left} tricks left to prove "
                                    f"{who}'s claim: play on a trick or two") from None

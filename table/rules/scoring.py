@@ -379,9 +379,9 @@ def _decide(g: Game, result: HandResult) -> tuple[int | None, int, list[int]]:
     seats = _side_heads(r)
     score = {s: g.scores[s] for s in seats}
     best = max(score.values())
-    limit = r.negative_limit
-    beyond = (lambda v: v <= limit) if r.negative_limit_reached else (lambda v: v < limit)
-    if limit and any(beyond(v) for v in score.values()) and best > 0:
+    # "goes beyond" the limit: below it (or, as an option, at it)
+    low = r.negative_limit + (1 if r.negative_limit_reached else 0)
+    if r.negative_limit and any(v < low for v in score.values()) and best > 0:
         return _highest(score)
     if r.deals and g.deals_done >= r.deals:
         return _highest(score)

@@ -3,7 +3,6 @@ each option, set once as text, is taken, written back by the notation, and plays
 
 from __future__ import annotations
 
-import random
 import re
 from pathlib import Path
 
@@ -11,14 +10,14 @@ import pytest
 
 from table.rules import (
     Game,
-    IllegalAction,
-    SimTable,
     new_game,
     option_names,
     options_of,
     preset,
     with_options,
 )
+
+from .game_helpers import sim_hands
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -110,13 +109,5 @@ def test_each_option_is_taken_written_back_and_plays(name: str, options: dict[st
                                                      if options_of(base).get(k) == v}
     g = new_game(rules)
     assert Game.parse(g.position()).rules == rules
-    sim = SimTable(rules, random.Random(3))
-    while g.phase.value not in ("hand-over", "game-over") or g.hand_number == 0:
-        e = sim.next_event(g)
-        try:
-            after = g.apply(e)
-        except IllegalAction as exc:
-            raise AssertionError(f"{name}{options}: {exc}") from None
-        sim.observe(e, g)
-        g = after
-    assert g.result is not None
+    *_, (_, _, end) = sim_hands(rules, seed=3, hands=1)  # an illegal event would raise
+    assert end.result is not None

@@ -268,7 +268,8 @@ def test_racehorse_passes_face_down_from_the_page(tables: Callable[..., Table]) 
 def test_without_a_game_the_new_routes_say_so(journal: Journal) -> None:
     app = create_app({"JOURNAL": journal, "PIN": PIN})
     try:
-        for path in ("play", "kitty", "meld", "bury", "pass-cards", "gather", "push"):
+        for path in ("play", "kitty", "meld", "bury", "pass-cards", "gather", "push", "draw",
+                     "claim"):
             reply = app.test_client().post(f"/api/{path}", json={}, headers=pin_headers())
             assert reply.status_code == 409 and "start one" in reply.get_json()["error"], path
     finally:
