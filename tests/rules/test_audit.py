@@ -18,13 +18,16 @@ from table.rules import (
     Conceded,
     Game,
     HandDealt,
+    IllegalAction,
     KittyShown,
     MeldShown,
     Passed,
     Phase,
+    Rules,
     StockDrawn,
     Suit,
     TrumpNamed,
+    legal_plays,
     new_game,
     next_game_dealer,
     parse_cards,
@@ -521,3 +524,62 @@ def test_on_a_hidden_table_the_others_cannot_claim_unseen_buried_cards() -> None
 def test_a_claim_waits_for_the_trick_on_the_table() -> None:
     g = at(POT + " 1:meld=AH.10H.KH.QH.JH.AS.AC.AD 1:AH 2:9H")
     assert refused(g, Claimed(seat=1)) == "finish the trick on the table before claiming"
+
+
+def _sure(hands: dict[int, list[Card]], order: list[int], leader: int, ours: set[int],
+          trump: Suit | None, rules: Rules, trick: list[tuple[int, Card]]) -> bool:
+    """Written apart from claims.py: every line of play, the claiming side choosing its cards
+    and the others every legal card; the claim holds if each trick is won by the side."""
+    if len(trick) == len(order):
+        best = 0
+        for i, (_, c) in enumerate(trick):  # highest trump, else highest of the suit led
+            top = trick[best][1]
+            if (c.suit is top.suit and c.rank > top.rank) or (
+                    c.suit is trump and top.suit is not trump):
+                best = i
+        win = trick[best][0]
+        if win not in ours:
+            return False
+        if not any(hands[s] for s in order):
+            return True
+        return _sure(hands, order, win, ours, trump, rules, [])
+    seat = order[(order.index(leader) + len(trick)) % len(order)]
+    options = []
+    for card in legal_plays(hands[seat], [c for _, c in trick], trump, rules):
+        rest = dict(hands)
+        rest[seat] = list(hands[seat])
+        rest[seat].remove(card)
+        options.append(_sure(rest, order, leader, ours, trump, rules, [*trick, (seat, card)]))
+    return any(options) if seat in ours else all(options)
+
+
+@pytest.mark.parametrize("name", ["bison", "racehorse", "classic3"])
+def test_claims_with_tricks_left_are_accepted_exactly_when_sure(name: str) -> None:
+    """With two or three tricks left and the hands known, each seat's claim is accepted
+    exactly when its side wins every trick left however the others play."""
+    rules = preset(name)
+    seen = {True: 0, False: 0}
+    for seed in range(12):
+        for left in (2, 3):
+            g = new_game(rules)
+            for _, _, after in sim_hands(rules, seed, hands=1):
+                g = after
+                if after.phase is Phase.PLAY and after.trick_full and \
+                        len(after.tricks) == rules.hand_size - left:
+                    break
+            else:
+                continue
+            assert g.hands is not None and g.turn is not None
+            hands = {s: list(g.hands[s]) for s in g.active}
+            for seat in g.active:
+                ours = {s for s in g.active if g.side(s) == g.side(seat)}
+                want = _sure(hands, list(g.active), g.turn, ours, g.trump, rules, [])
+                try:
+                    g.apply(Claimed(seat=seat))
+                    got = True
+                except IllegalAction as exc:
+                    assert "cannot claim the rest" in exc.reason
+                    got = False
+                assert got == want, (seat, g.position())
+                seen[want] += 1
+    assert seen[True] and seen[False], seen
