@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from table.rules import Card, Rank, StockDrawn, Suit, WhoMelds
+from table.rules import Card, Rank, Scoring, StockDrawn, Suit, WhoMelds
 from table.rules.game import Game, Phase
 from table.rules.seats import partner_of
 
@@ -102,11 +102,13 @@ def _piles(game: Game) -> dict[str, Any] | None:
 
 
 def _claim(game: Game) -> dict[str, Any] | None:
-    """During the play, between tricks: who may claim the rest (the game judges the claim)."""
+    """During the play, between tricks: who may claim the rest (the game judges the claim), and
+    whether the declarer may acknowledge defeat (where only the result counts: 001's pot)."""
     if game.phase is not Phase.PLAY or (game.trick and not game.trick_full) \
             or game.declarer is None:
         return None
-    return {"seats": list(game.active), "declarer": game.declarer}
+    by_result = game.rules.scoring in (Scoring.STAKES, Scoring.POT, Scoring.ALTERNATE)
+    return {"seats": list(game.active), "declarer": game.declarer, "defeat": by_result}
 
 
 def card_entry(game: Game) -> dict[str, Any]:

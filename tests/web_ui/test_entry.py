@@ -302,7 +302,7 @@ def test_a_claim_from_the_page(tables: Callable[..., Table]) -> None:
     d = game.declarer
     assert d is not None and game.result is None
     offer = t.post("gather", {})[1]["state"]["entry"]["claim"]
-    assert offer == {"seats": list(game.active), "declarer": d}
+    assert offer == {"seats": list(game.active), "declarer": d, "defeat": False}
     other = next(s for s in game.active if s != d)
     assert t.post("claim", {"seat": d}, pin=False)[0] == 401
     status, answer = t.post("claim", {})

@@ -417,7 +417,10 @@ function renderEntry(v) {
   if (e.gather) kids.push(big("entry-gather", "Trick gathered", "gather", {}));
   if (e.claim) {
     kids.push(h("div", { class: "row" }, e.claim.seats.map((s) => h("button", { type: "button", "data-claim-seat": s,
-      onclick: () => { if (confirm(`${who(s)} claims the rest of the hand?`)) enter("claim", { seat: s }); } }, `${who(s)} claims the rest`))));
+      onclick: () => { if (confirm(`${who(s)} claims the rest of the hand?`)) enter("claim", { seat: s }); } }, `${who(s)} claims the rest`)),
+      e.claim.defeat ? h("button", { type: "button", class: "danger", onclick: () => {
+        if (confirm(`${who(e.claim.declarer)} acknowledges defeat?`)) enter("claim", { seat: e.claim.declarer, lost: true }); } },
+      `${who(e.claim.declarer)} gives up`) : null));
   }
   if (e.play) kids.push(playPicker(v, e.play));
   fill("entry", kids);
