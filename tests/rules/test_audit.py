@@ -518,7 +518,7 @@ def test_on_a_hidden_table_the_others_cannot_claim_unseen_buried_cards() -> None
                                            "(correct the bury) before the others claim the "
                                            "rest")
     g = g.apply(Claimed(seat=1))  # the declarer's own: accepted on the table's word
-    assert g.result is not None and g.result.tricks[1] == 250 - 0
+    assert g.result is not None and g.result.tricks[1] == 250  # West took the first trick too
 
 
 def test_a_claim_waits_for_the_trick_on_the_table() -> None:
