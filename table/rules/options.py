@@ -87,7 +87,6 @@ def with_options(rules: Rules, options: Mapping[str, str]) -> Rules:
         if key in _FIXED or key not in hints or head in _NESTED:
             raise OptionError(f"unknown option {key!r}; known: {', '.join(option_names())}")
         changes[key] = _parse(key, text, hints[key])
-        _check_domain(key, changes[key])
     for head, subs in nested.items():
         changes[head] = dataclasses.replace(getattr(rules, head), **subs)
     try:
@@ -98,16 +97,6 @@ def with_options(rules: Rules, options: Mapping[str, str]) -> Rules:
     if problem is not None:
         raise OptionError(problem)
     return result
-
-
-# Options added by the audit of issue 15 that take a number: what each must be.
-_AT_LEAST = {"unburied_forfeit": 0, "scale": 1}
-
-
-def _check_domain(key: str, value: Any) -> None:
-    low = _AT_LEAST.get(key)
-    if low is not None and value < low:
-        raise OptionError(f"bad value {value!r} for {key}: at least {low}")
 
 
 def _format(value: Any) -> str:
