@@ -16,7 +16,7 @@ from typing import Any, Final, NamedTuple, NoReturn
 
 from mypy_extensions import mypyc_attr
 
-from . import scoring
+from . import notation, scoring, view
 from .cards import Card, Rank, Suit, index_of
 from .claims import ClaimTooDeep, takes_every_trick
 from .events import (
@@ -180,14 +180,20 @@ class Game(_State):
 
     def position(self) -> str:
         """The compact notation of this position (see notation.py)."""
-        from .notation import position_text
-        return position_text(self)
+        return notation.position_text(self)
 
     @classmethod
     def parse(cls, text: str) -> Game:
         """The position written by `position()`."""
-        from .notation import parse_position
-        return parse_position(text)
+        head = notation.parse_header(text)
+        try:
+            g = new_game(head.rules, head.names, head.dealer)
+        except ValueError as exc:
+            raise notation.NotationError(f"not a position: {text!r}: {exc}") from None
+        g = g._evolve(**head.standing)._fresh_hand()._with_start()
+        for token in head.moves:
+            g = g.apply(notation.parse_event(token, g.dealer))
+        return g
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):
@@ -575,8 +581,30 @@ class Game(_State):
     def _all_passed(self) -> Game:
         return self._end_unplayed(scoring.thrown_in(self, "everyone passed", redeal=False))
 
+    def _apply_result(self, result: HandResult) -> Game:
+        """Add a hand's result to the game and decide whether someone has won."""
+        add = scoring.add
+        g = self._evolve(
+            scores=add(self.scores, result.score_change),
+            ledger=add(self.ledger, result.ledger_change),
+            checks=add(self.checks, result.checks_change),
+            sets=add(self.sets, result.sets_change),
+            pot=self.pot + result.pot_change, deals_done=self.deals_done + 1,
+            bidders_only=None,
+        )
+        if result.declarer is None:
+            return g
+        winner, target, tied = scoring.decide(g, result)
+        alternate = self.rules.scoring is Scoring.ALTERNATE
+        g = g._evolve(winner=winner, target=target,
+                      bidders_only=frozenset(tied) if tied and alternate else None)
+        if winner is not None:
+            checks, ledger = scoring.settled(g, winner)
+            g = g._evolve(checks=checks, ledger=ledger)
+        return g
+
     def _end_unplayed(self, result: HandResult) -> Game:
-        g = scoring.apply_result(self, result)
+        g = self._apply_result(result)
         return g._evolve(phase=Phase.HAND_OVER, turn=None, result=result)
 
     def _auction_won(self) -> Game:
@@ -1135,19 +1163,17 @@ class Game(_State):
         g = self._evolve(conceded=conceded or self.conceded)
         result = scoring.score_hand(g, unseen=unseen, claim=claim, claim_made=claim_made)
         base = g.start if g.start is not None else g
-        g = scoring.apply_result(g._evolve(scores=base.scores, ledger=base.ledger,
-                                           checks=base.checks, sets=base.sets, pot=base.pot,
-                                           target=base.target, winner=None,
-                                           deals_done=base.deals_done,
-                                           bidders_only=base.bidders_only), result)
+        g = g._evolve(scores=base.scores, ledger=base.ledger, checks=base.checks,
+                      sets=base.sets, pot=base.pot, target=base.target, winner=None,
+                      deals_done=base.deals_done,
+                      bidders_only=base.bidders_only)._apply_result(result)
         phase = Phase.GAME_OVER if g.winner is not None else Phase.HAND_OVER
         return g._evolve(phase=phase, turn=None, result=result)
 
     # -- what the page shows ------------------------------------------------------------------
 
     def view(self) -> dict[str, Any]:
-        from .view import game_view
-        return game_view(self)
+        return view.game_view(self)
 
 
 _FIELDS = _State._fields
