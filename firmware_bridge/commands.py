@@ -64,7 +64,7 @@ def wiring_table(wiring: Any) -> str:
 
 
 def _wiring(args: argparse.Namespace) -> int:
-    from table.cli import CommandError
+    from table.cli_common import CommandError
 
     from .config import WiringError, default_wiring, load_wiring
 
@@ -117,7 +117,7 @@ def sim_command(board: Any, line: str, seats: int) -> str:
 
 
 def _board_sim(args: argparse.Namespace) -> int:
-    from table.cli import CommandError
+    from table.cli_common import CommandError
 
     from .simboard import SimulatedBoard
 
@@ -196,7 +196,7 @@ def flash_commands(port: str | None) -> list[list[str]]:
 
 
 def _board_flash(args: argparse.Namespace) -> int:
-    from table.cli import CommandError
+    from table.cli_common import CommandError
 
     calls = flash_commands(args.port)
     if args.dry_run:

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from table.cli import CommandError
+from table.cli_common import CommandError
 
 CAMERA_SETTINGS = "camera.json"   # beside the calibration: what calibrate fixed on the camera
 

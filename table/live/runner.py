@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from table.cli import CommandError
+from table.cli_common import CommandError
 from table.journal import Journal, JournalError, default_path
 from table.rules import Game, OptionError, Rules, UnknownPresetError, preset, with_options
 from table.session import Session, SessionError
