@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
 
 from table.rules import Game
+from table.session import Notice, Outcome, Session
 
 SOURCE = "table"
 
@@ -23,9 +23,9 @@ SOURCE = "table"
 class Keeper:
     """Follows a session (`post`, `subscribe`, `game`) and marks face-down moves."""
 
-    def __init__(self, session: Any) -> None:
+    def __init__(self, session: Session) -> None:
         self.session = session
-        self._unsubscribe: Callable[[], Any] | None = None
+        self._unsubscribe: Callable[[], None] | None = None
         self._asked: int | None = None  # the entry after which a move was last posted
 
     def start(self) -> Keeper:
@@ -38,11 +38,9 @@ class Keeper:
             self._unsubscribe()
             self._unsubscribe = None
 
-    def _on_notice(self, notice: object) -> None:
-        game = getattr(notice, "game", None)
-        number = getattr(notice, "number", None)
-        if isinstance(game, Game) and getattr(notice, "accepted", False) and number is not None:
-            self._mark(game, number)
+    def _on_notice(self, notice: Notice) -> None:
+        if isinstance(notice, Outcome) and notice.accepted and notice.number is not None:
+            self._mark(notice.game, notice.number)
 
     def _mark(self, game: Game, number: int) -> None:
         move = game.expected().face_down
