@@ -137,6 +137,14 @@ class TrickGathered(Event):
     """The cards of the finished trick are taken off the mat."""
 
 
+@dataclass(frozen=True, kw_only=True)
+class HandAgreed(Event):
+    """A player of the side that did not take the bid agrees with the hand's result (rule
+    option `agree_hands`): only then is it final and may the next hand be dealt."""
+
+    seat: int
+
+
 # -- corrections -----------------------------------------------------------------------------
 
 @dataclass(frozen=True, kw_only=True)
@@ -161,7 +169,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     cls.__name__: cls
     for cls in (HandDealt, ThrownIn, BidMade, Passed, PushedToDealer, KittyShown, TrumpNamed,
                 Buried, CardsPassed, MeldShown, Conceded, CardPlayed, TrickGathered,
-                Corrected, Undone)
+                HandAgreed, Corrected, Undone)
 }
 
 
@@ -256,6 +264,6 @@ def _decode(value: Any, hint: Any) -> Any:
 
 __all__ = [
     "EVENT_TYPES", "BidMade", "Buried", "CardPlayed", "CardsPassed", "Conceded", "Corrected",
-    "Event", "EventFormatError", "HandDealt", "KittyShown", "MeldShown", "Passed",
+    "Event", "EventFormatError", "HandAgreed", "HandDealt", "KittyShown", "MeldShown", "Passed",
     "PushedToDealer", "ThrownIn", "TrickGathered", "TrumpNamed", "Undone", "event_from_dict",
 ]

@@ -15,6 +15,7 @@ moves, one token each:
     2:pass0=AS.KS.QS|?                  cards passed from seat 2 to seat 0
     1:meld=AS.10S.KS.QS.JS  1:concede   meld shown, the hand conceded
     1:AS  /                             a card played, the trick gathered
+    2:agreed                            the hand's result agreed (agree_hands)
 
 Seats are numbers (0 = the first seat, clockwise). `Game.parse(g.position()) == g`.
 """
@@ -33,6 +34,7 @@ from .events import (
     Conceded,
     Corrected,
     Event,
+    HandAgreed,
     HandDealt,
     KittyShown,
     MeldShown,
@@ -139,6 +141,8 @@ def event_token(e: Event) -> str:
         return f"{e.seat}:{e.card}"
     if isinstance(e, TrickGathered):
         return "/"
+    if isinstance(e, HandAgreed):
+        return f"{e.seat}:agreed"
     raise NotationError(f"{type(e).__name__} has no notation")
 
 
@@ -194,6 +198,8 @@ def _parse_event(token: str, dealer: int) -> Event:
         return PushedToDealer(seat=seat)
     if move == "concede":
         return Conceded(seat=seat)
+    if move == "agreed":
+        return HandAgreed(seat=seat)
     if move == "throw" or move.startswith("throw="):
         return ThrownIn(seat=seat, reason=_unescape(move[6:]))
     if move.startswith("trump="):

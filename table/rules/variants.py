@@ -276,6 +276,8 @@ class Rules:
     negative_limit: int = 0             # e.g. -1000 ends the game if someone is positive (0 = off)
     tie_break: TieBreak = TieBreak.BIDDER_OUT
     overtime_step: int = 250
+    # 1: a hand's result is final only when a player of the other side agrees (as at a Bridgemate)
+    agree_hands: int = 0
 
     # -- derived values -------------------------------------------------------------------
 
