@@ -159,7 +159,8 @@ def presets() -> Response:
     for name in PRESET_NAMES:
         rules = preset(name)
         out.append({"name": name, "description": rules.description, "seats": rules.table_seats,
-                    "target": rules.target, "min_bid": rules.min_bid})
+                    "target": rules.target, "min_bid": rules.min_bid,
+                    "fields": actions.option_fields(rules)})
     return jsonify({"presets": out, "options": option_names()})
 
 
@@ -200,11 +201,12 @@ _SIMPLE: dict[str, Callable[[dict[str, Any], Game], Event]] = {
     # what the camera would see, entered by hand
     "play": actions.play, "kitty": actions.kitty, "meld": actions.meld, "bury": actions.bury,
     "pass-cards": actions.pass_cards, "gather": actions.gather, "push": actions.push,
+    "agree": actions.agree,
 }
 
 
 @bp.post("/<any(bid, pass, trump, concede, deal, undo, play, kitty, meld, bury, 'pass-cards', "
-         "gather, push):action>")
+         "gather, push, agree):action>")
 @needs_pin
 def simple_action(action: str) -> Reply:
     return _submit(_SIMPLE[action](_body(), _game()))

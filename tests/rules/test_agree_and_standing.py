@@ -33,7 +33,7 @@ def test_needs_and_to_set_agree_with_the_result(name: str, known: bool) -> None:
     rules = preset(name)
     checked = 0
     seen: list = []
-    for event, before, after in sim_hands(rules, seed=11, hands=6, known=known):
+    for _event, before, after in sim_hands(rules, seed=11, hands=6, known=known):
         if before.phase is Phase.PLAY:
             seen.append(bid_standing(before))
         if after.result is not None and before.result is None:
@@ -53,7 +53,7 @@ def test_needs_and_to_set_agree_with_the_result(name: str, known: bool) -> None:
 
 def test_the_standing_adds_meld_taken_and_bury() -> None:
     rules = preset("bison")
-    for event, before, after in sim_hands(rules, seed=3, hands=1):
+    for _event, _before, after in sim_hands(rules, seed=3, hands=1):
         if after.phase is Phase.PLAY and len(after.tricks) == 5 and not after.trick_full:
             b = bid_standing(after)
             assert b is not None
@@ -69,7 +69,7 @@ def test_the_standing_adds_meld_taken_and_bury() -> None:
 
 def test_a_face_down_bury_is_counted_at_the_end() -> None:
     rules = preset("bison")
-    for event, before, after in sim_hands(rules, seed=3, hands=1, known=False):
+    for _event, _before, after in sim_hands(rules, seed=3, hands=1, known=False):
         if after.phase is Phase.PLAY:
             b = bid_standing(after)
             assert b is not None and b.buried is None
@@ -80,7 +80,7 @@ def test_a_face_down_bury_is_counted_at_the_end() -> None:
 
 def test_stakes_name_what_each_pays() -> None:
     rules = preset("brooklyn")
-    for event, before, after in sim_hands(rules, seed=5, hands=30):
+    for _event, _before, after in sim_hands(rules, seed=5, hands=30):
         b = bid_standing(after)
         if b is not None and after.trump is not None:
             row = rules.stake_row(b.bid)
@@ -92,7 +92,7 @@ def test_stakes_name_what_each_pays() -> None:
 
 def _scored(rules_text: dict[str, str], name: str = "bison") -> Game:
     rules = with_options(preset(name), rules_text)
-    for event, before, after in sim_hands(rules, seed=7, hands=20):
+    for _event, _before, after in sim_hands(rules, seed=7, hands=20):
         if after.phase in (Phase.HAND_OVER, Phase.GAME_OVER) and after.result is not None \
                 and after.result.declarer is not None:
             return after
