@@ -284,8 +284,7 @@ def confirm_card(card_text: Any, candidates: Sequence[str], seat: int | None,
 
 # The options the new-game form offers as fields (others go in its "more options" line).
 FORM_OPTIONS = {"target": "Game to", "min_bid": "Lowest bid", "bid_step": "Bids go up by",
-                "deals": "Deals to play (0: play to the target)",
-                "agree_hands": "The other side agrees each hand (1: yes)"}
+                "deals": "Deals (0: to the target)", "agree_hands": "Others agree (1: yes)"}
 
 
 def option_fields(rules: Rules) -> list[dict[str, Any]]:

@@ -96,8 +96,8 @@ def bid_words(view: Mapping[str, Any]) -> dict[str, str] | None:
     if not b:
         return None
     names = view["names"]
-    side = [names[s] for s in b["side"]]
-    others = [names[s] for s in b["others"]]
+    side = [names[s] for s in sorted(b["side"])]
+    others = [names[s] for s in sorted(b["others"])]
     pair = view["partnerships"]
     who = " & ".join(side) if pair else names[b["declarer"]]
     them = " & ".join(others) if pair else together(others)

@@ -29,7 +29,7 @@ from web_ui.app import create_app
 from web_ui.server import TableServer
 
 from .conftest import NAMES, PIN
-from .test_browser import CHROMIUM, PHONE, TABLET, browser, open_page, shot, shows
+from .test_browser import ARTIFACTS, CHROMIUM, PHONE, TABLET, browser, open_page, shot, shows
 
 __all__ = ["browser"]  # the module's browser fixture, shared
 
@@ -80,6 +80,11 @@ def tables(tmp_path: Path) -> Iterator[Callable[..., Table]]:
     yield make
     for t in made:
         t.close()
+
+
+def screen(page: Any, name: str) -> None:
+    """What the phone's screen shows (the action bar included), besides the whole page."""
+    page.screenshot(path=str(ARTIFACTS / f"{name}-screen.png"))
 
 
 def playing(trick: int) -> Callable[[Game], bool]:
@@ -144,6 +149,7 @@ def test_the_road_to_the_target(browser: Any, tables: Callable[..., Table],
         for seat, name in enumerate(NAMES):
             assert f"{name} {game.ledger[seat]}" in legend
     shot(phone, f"page-phone-road-{variant}")
+    phone.locator("#road").screenshot(path=str(ARTIFACTS / f"page-phone-road-{variant}-chart.png"))
     shot(tablet, f"page-tablet-road-{variant}")
     assert phone.errors == [] and tablet.errors == []
 
@@ -170,6 +176,7 @@ def test_past_games_and_player_records(browser: Any, tables: Callable[..., Table
         page.wait_for_selector("#hand-moves li")
         assert "dealt" in page.inner_text("#hand-moves li")
         shot(page, f"page-{label}-this-game-hand-2")
+        screen(page, f"page-{label}-this-game-hand-2")
         page.click("#past [data-tab=games]")
         page.wait_for_selector("#game-list .game-row")
         rows = page.query_selector_all("#game-list .game-row")
@@ -188,6 +195,7 @@ def test_past_games_and_player_records(browser: Any, tables: Callable[..., Table
         assert cy == "2"  # Cy sat in both games: one person
         assert page.get_attribute("#past-body a.button", "href") == "api/records.csv"
         shot(page, f"page-{label}-players")
+        screen(page, f"page-{label}-players")
         download = page.request.get(t.server.url + "api/records.csv")
         assert download.ok and download.text().startswith("player,games,won")
         assert page.errors == []
@@ -212,6 +220,7 @@ def test_a_hand_is_final_when_the_other_side_agrees(browser: Any,
     assert buttons == [[s, f"{NAMES[s]}: agreed"] for s in others]
     assert "dealt" not in phone.inner_text("#actions")  # the next deal waits
     shot(phone, "page-phone-agree-pending")
+    screen(phone, "page-phone-agree-pending")
     shot(tablet, "page-tablet-agree-pending")
     number = t.session.last_number
     phone.click(f"#actions [data-agree='{others[0]}']")
@@ -222,6 +231,7 @@ def test_a_hand_is_final_when_the_other_side_agrees(browser: Any,
     shows(tablet, number + 1)
     assert "pending" not in tablet.inner_text("#status")
     shot(phone, "page-phone-agreed")
+    screen(phone, "page-phone-agreed")
     assert phone.errors == [] and tablet.errors == []
 
 
@@ -239,6 +249,7 @@ def test_a_sound_for_my_turn_remembered_on_the_phone(browser: Any,
     me = (t.session.game.turn + 1) % 3
     page.select_option("#me-select", str(me))
     shot(page, "page-phone-menu-sound")
+    screen(page, "page-phone-menu-sound")
     page.click("#menu button[data-close]")
     page.reload()
     page.wait_for_selector(".link[data-state=live]")
@@ -304,6 +315,7 @@ def test_concede_toasts_picker_and_score_row_on_a_phone(
                                        "e.dataset.card)")
     assert sorted(dimmed) == sorted(gone)
     shot(page, "page-phone-play-concede-and-picker")
+    screen(page, "page-phone-play-concede-and-picker")
     # a toast never covers the card picker
     seat, card = game.turn, None
     script = t.script
@@ -319,6 +331,7 @@ def test_concede_toasts_picker_and_score_row_on_a_phone(
     overlap = toast["bottom"] > picker["top"] and toast["top"] < picker["bottom"]
     assert not overlap, (toast, picker)
     shot(page, "page-phone-toast-above-the-picker")
+    screen(page, "page-phone-toast-above-the-picker")
     # after the hand is scored: no "Trick gathered", and the bury's points labelled
     after = t.until(lambda g: g.phase is Phase.HAND_OVER)
     shows(page, t.session.last_number)
@@ -329,6 +342,7 @@ def test_concede_toasts_picker_and_score_row_on_a_phone(
     if bury:
         assert f"+{bury} buried" in row
     shot(page, "page-phone-hand-over-bury-labelled")
+    screen(page, "page-phone-hand-over-bury-labelled")
     assert page.errors == []
 
 
@@ -352,6 +366,7 @@ def test_new_game_options_are_fields_with_the_presets_defaults(
         page.wait_for_function("document.getElementById('ng-error').textContent != ''")
         assert "Bids go up by" in page.inner_text("#ng-error")
         shot(page, f"page-{label}-new-game-fields")
+        screen(page, f"page-{label}-new-game-fields")
         if label == "tablet":
             break
         page.fill("#ng-bid_step", "10")

@@ -179,20 +179,21 @@ function renderRoad(v) {
   chart.append(svg("line", { x1: P, x2: W - P, y1: y(0), y2: y(0), class: "zero" }));
   if (road.target) chart.append(svg("line", { x1: P, x2: W - P, y1: y(road.target), y2: y(road.target), class: "target" }));
   road.sides.forEach((side, k) => {
-    chart.append(svg("polyline", { points: side.series.map((val, i) => `${x(i)},${y(val)}`).join(" "), stroke: COLORS[k % 4], class: "line" }));
+    const off = (k - (road.sides.length - 1) / 2) * 2.5; // equal totals stay visible side by side
+    chart.append(svg("polyline", { points: side.series.map((val, i) => `${x(i)},${y(val) + off}`).join(" "), stroke: COLORS[k % 4], class: "line" }));
     const last = side.series.length - 1;
-    chart.append(svg("circle", { cx: x(last), cy: y(side.series[last]), r: 4, fill: COLORS[k % 4] }));
+    chart.append(svg("circle", { cx: x(last), cy: y(side.series[last]) + off, r: 4, fill: COLORS[k % 4] }));
   });
   const label = (side) => side.seats.map((s) => v.names[s]).join(" & ");
   fill("road", h("h2", {}, road.unit === "stakes" ? "Stakes ledger by hand" : `Road to ${road.target || "the end"}`), chart,
     h("ul", { class: "legend", id: "road-legend" }, road.sides.map((side, k) => h("li", {},
       h("span", { class: "swatch", style: `background:${COLORS[k % 4]}` }), `${label(side)} ${side.series[side.series.length - 1]}`,
       side.needs !== null ? h("span", { class: "muted" }, side.needs ? ` · needs ${side.needs}` : " · there") : null))),
-    road.target ? h("p", { class: "muted small" }, `dashed line: the target, ${road.target}`) : null);
+    h("p", { class: "muted small" }, `hands 1 to ${n}, left to right`, road.target ? `; dashed line: the target, ${road.target}` : ""));
 }
 
 // Sound (off unless switched on here) when this phone's player is to act or an alert comes up.
-let lastCue = "";
+let wasMine = false;
 function beep(freq) {
   if (localStorage.getItem(SOUND_KEY) !== "on") return;
   try {
@@ -207,9 +208,9 @@ function beep(freq) {
 function notify(v) {
   const me = localStorage.getItem(ME_KEY);
   const due = v.agreement ? v.agreement.due : [];
-  const cue = me !== null && me !== "" && (String(v.turn) === me || due.map(String).includes(me)) ? `${state.number}` : "";
-  if (cue && cue !== lastCue) beep(660);
-  lastCue = cue || lastCue;
+  const mine = me !== null && me !== "" && (String(v.turn) === me || due.map(String).includes(me));
+  if (mine && !wasMine) beep(660);
+  wasMine = mine;
 }
 
 function seatChips(v, s) {
@@ -787,7 +788,7 @@ function init() {
   $("past-button").addEventListener("click", () => openPast());
   for (const b of document.querySelectorAll("#past [data-tab]")) b.addEventListener("click", () => showTab(b.dataset.tab));
   $("sound-toggle").addEventListener("change", (e) => { localStorage.setItem(SOUND_KEY, e.target.checked ? "on" : "off"); if (e.target.checked) beep(660); });
-  $("me-select").addEventListener("change", (e) => { localStorage.setItem(ME_KEY, e.target.value); lastCue = ""; });
+  $("me-select").addEventListener("change", (e) => { localStorage.setItem(ME_KEY, e.target.value); wasMine = false; });
   $("new-game-form").addEventListener("submit", startGame);
   $("ng-preset").addEventListener("change", seatsFor);
   $("pick-done").addEventListener("click", () => sendPick(pick.chosen.slice()));
