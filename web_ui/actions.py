@@ -20,6 +20,7 @@ from table.rules import (
     CardParseError,
     CardPlayed,
     CardsPassed,
+    Claimed,
     Conceded,
     Corrected,
     Event,
@@ -32,6 +33,7 @@ from table.rules import (
     Passed,
     PushedToDealer,
     Rules,
+    StockDrawn,
     Suit,
     TrickGathered,
     TrumpNamed,
@@ -39,6 +41,7 @@ from table.rules import (
     UnknownPresetError,
     event_from_dict,
     in_effect,
+    next_game_dealer,
     preset,
     with_options,
 )
@@ -141,8 +144,34 @@ def trump(body: Mapping[str, Any], game: Game) -> Event:
                       suit=_suit(body.get("suit")), source=SOURCE)
 
 
+def _yes(body: Mapping[str, Any], key: str, default: bool | None = None) -> bool:
+    value = body.get(key, default)
+    if not isinstance(value, bool):
+        raise ActionError(400, f"say {key!r}: true or false")
+    return value
+
+
 def concede(body: Mapping[str, Any], game: Game) -> Event:
-    return Conceded(seat=_seat(body, game, game.declarer, "concession"), source=SOURCE)
+    """The declaring side gives up; `agreed`: everybody agrees to throw the hand in (002)."""
+    return Conceded(seat=_seat(body, game, game.declarer, "concession"),
+                    agreed=_yes(body, "agreed", False), source=SOURCE)
+
+
+def draw(body: Mapping[str, Any], game: Game) -> Event:
+    """Two-handed: the seat to draw kept the top card (`keep`: true) or rejected it; `kept`
+    and `discarded` name the cards where the player enters his own draw."""
+    kept = body.get("kept")
+    discarded = body.get("discarded")
+    return StockDrawn(seat=_seat(body, game, game.turn, "draw"), kept_first=_yes(body, "keep"),
+                      kept=None if kept is None else _card(kept),
+                      discarded=None if discarded is None else _card(discarded), source=SOURCE)
+
+
+def claim(body: Mapping[str, Any], game: Game) -> Event:
+    """A seat claims the rest of the hand for its side (`lost`: the declaring side
+    acknowledges defeat instead). The seat is always named."""
+    return Claimed(seat=_seat(body, game, None, "claim"), lost=_yes(body, "lost", False),
+                   source=SOURCE)
 
 
 def deal(body: Mapping[str, Any], game: Game) -> Event:
@@ -302,8 +331,11 @@ def option_fields(rules: Rules) -> list[dict[str, Any]]:
     return out
 
 
-def new_game(body: Mapping[str, Any]) -> tuple[Rules, list[str], int]:
-    """The rules, seat names and first dealer of a game to start."""
+def new_game(body: Mapping[str, Any], previous: Game | None = None
+             ) -> tuple[Rules, list[str], int]:
+    """The rules, seat names and first dealer of a game to start. Without a `dealer`, the
+    same players starting the same variant again after `previous` was won follow its rule
+    for the next game's first dealer (000: the winner deals)."""
     name = body.get("preset")
     try:
         rules = preset(name) if isinstance(name, str) else None
@@ -332,7 +364,10 @@ def new_game(body: Mapping[str, Any]) -> tuple[Rules, list[str], int]:
         raise ActionError(400, f"keep names to {NAME_LONGEST} letters")
     if len(set(names)) != len(names):
         raise ActionError(400, "give each seat a different name")
-    dealer = body.get("dealer", 0)
+    follows = previous is not None and previous.rules == rules and \
+        list(previous.names) == names
+    first = next_game_dealer(previous) if previous is not None and follows else None
+    dealer = body.get("dealer", 0 if first is None else first)
     if isinstance(dealer, str) and dealer in names:
         dealer = names.index(dealer)
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < seats:

@@ -187,7 +187,8 @@ def start_game() -> Reply:
     table = web_table()
     if not table.can_start:
         return _error(409, "this server cannot start games (it was given no journal)")
-    rules, names, dealer = actions.new_game(_body())
+    current = table.live.session
+    rules, names, dealer = actions.new_game(_body(), current.game if current else None)
     try:
         session = table.begin(rules, names, dealer)
     except SessionError as exc:
@@ -201,12 +202,12 @@ _SIMPLE: dict[str, Callable[[dict[str, Any], Game], Event]] = {
     # what the camera would see, entered by hand
     "play": actions.play, "kitty": actions.kitty, "meld": actions.meld, "bury": actions.bury,
     "pass-cards": actions.pass_cards, "gather": actions.gather, "push": actions.push,
-    "agree": actions.agree,
+    "draw": actions.draw, "claim": actions.claim, "agree": actions.agree,
 }
 
 
 @bp.post("/<any(bid, pass, trump, concede, deal, undo, play, kitty, meld, bury, 'pass-cards', "
-         "gather, push, agree):action>")
+         "gather, push, draw, claim, agree):action>")
 @needs_pin
 def simple_action(action: str) -> Reply:
     return _submit(_SIMPLE[action](_body(), _game()))

@@ -11,6 +11,7 @@ from table.rules import (
     Card,
     CardPlayed,
     CardsPassed,
+    Claimed,
     Conceded,
     Corrected,
     Event,
@@ -20,6 +21,7 @@ from table.rules import (
     MeldShown,
     Passed,
     PushedToDealer,
+    StockDrawn,
     ThrownIn,
     TrickGathered,
     TrumpNamed,
@@ -48,6 +50,8 @@ def describe(event: Event, names: Sequence[str]) -> str:
     match event:
         case HandDealt(dealer=dealer):
             return f"{who(dealer)} dealt"
+        case StockDrawn(seat=seat, kept_first=kept_first):  # what was drawn stays secret
+            return f"{who(seat)} {'kept' if kept_first else 'rejected'} the top card"
         case ThrownIn(seat=seat, reason=reason):
             return f"{who(seat)} threw the hand in" + (f" ({reason})" if reason else "")
         case BidMade(seat=seat, amount=amount):
@@ -68,8 +72,10 @@ def describe(event: Event, names: Sequence[str]) -> str:
             return f"{who(seat)} passed{count} to {who(to_seat)}"
         case MeldShown(seat=seat, cards=cards):
             return f"{who(seat)} melded {cards_text(cards)}"
-        case Conceded(seat=seat):
-            return f"{who(seat)} conceded"
+        case Conceded(seat=seat, agreed=agreed):
+            return f"{who(seat)} conceded" + (" (all agreed)" if agreed else "")
+        case Claimed(seat=seat, lost=lost):
+            return f"{who(seat)} " + ("acknowledged defeat" if lost else "claimed the rest")
         case CardPlayed(seat=seat, card=card):
             return f"{who(seat)} played {card_text(card)}"
         case TrickGathered():
@@ -81,6 +87,11 @@ def describe(event: Event, names: Sequence[str]) -> str:
         case Undone(target=target):
             return "undo" if target is None else f"undo #{target}"
     return event.describe()
+
+
+# what a side must take for its meld to count (the rule option meld_saving)
+SAVES_WITH = {"counter": "a counter", "point": "a point", "trick": "a trick",
+              "counter-or-last": "a counter or the last trick"}
 
 
 def together(names: Sequence[str]) -> str:
@@ -107,12 +118,20 @@ def bid_words(view: Mapping[str, Any]) -> dict[str, str] | None:
     if b["buried"]:
         parts.append(f"{b['buried']} buried")
     so_far = " + ".join(parts)
-    if b["needs"] == 0:
+    take = SAVES_WITH.get(b["meld_saving"], "what saves it")
+    unsaved = not b["meld_saved"] and b["meld"] > 0
+    if unsaved:
+        so_far += f"; the meld counts once {who} {'take' if plural else 'takes'} {take}"
+    if b["made"]:
         mine = f"{who} {'have' if plural else 'has'} made {bid} ({so_far})"
         theirs = f"{them} can no longer set it"
     elif b["to_set"] == 0:
         mine = f"{who} can no longer make {bid} ({so_far})"
         theirs = f"{them} {'have' if len(others) > 1 else 'has'} set it"
+    elif b["needs"] == 0:  # enough, once the meld is saved
+        mine = f"{who} {'make' if plural else 'makes'} {bid} on taking {take} ({so_far})"
+        theirs = (f"{them} {'need' if len(others) > 1 else 'needs'} {b['to_set']} of the "
+                  f"{b['still_out']} still out to set it")
     else:
         more = " from the play and the bury" if b["buried"] is None else ""
         mine = (f"{who} {'need' if plural else 'needs'} {b['needs']} more to make {bid}{more}"

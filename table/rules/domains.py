@@ -120,6 +120,8 @@ DOMAINS: dict[str, Domain] = {
     "deals": Range(0, 1000),
     "negative_limit": Range(-1_000_000, 0),
     "overtime_step": Range(1, 100_000),
+    "unburied_forfeit": _SCORE,
+    "scale": Range(1, 1000),
     "agree_hands": OneOf((0, 1)),  # 1: the other side agrees to each hand's result
     **{f"meld.{name}": _MELD for name in (
         "run", "royal_marriage", "marriage", "dix", "pinochle", "aces", "kings", "queens",

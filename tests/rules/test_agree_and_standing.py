@@ -18,7 +18,7 @@ from table.rules import (
     with_options,
 )
 from table.rules.game import Phase
-from table.rules.scoring import bid_standing
+from table.rules.scoring import bid_standing, meld_saved
 
 from .game_helpers import hidden, refused, sim_hands
 
@@ -42,7 +42,7 @@ def test_needs_and_to_set_agree_with_the_result(name: str, known: bool) -> None:
                 for standing in seen:
                     assert standing is not None
                     assert standing.declarer == result.declarer
-                    if standing.needs == 0:
+                    if standing.made:
                         assert result.made, standing
                     if standing.to_set == 0:
                         assert not result.made, standing
@@ -65,6 +65,21 @@ def test_the_standing_adds_meld_taken_and_bury() -> None:
             assert b.still_out == rules.trick_total - sum(after.taken) - b.buried
             return
     raise AssertionError("no play position reached")
+
+
+@pytest.mark.parametrize("name", ["bison", "racehorse"])
+def test_the_declarers_meld_counts_once_saved_where_the_rules_say(name: str) -> None:
+    rules = preset(name)
+    seen = set()
+    for _event, _before, after in sim_hands(rules, seed=4, hands=4):
+        b = bid_standing(after)
+        if b is not None and after.phase is Phase.PLAY:
+            expected = not rules.declarer_saves_meld or meld_saved(after, list(b.side))
+            assert b.meld_saved == expected
+            assert b.made == (b.needs == 0 and expected)
+            seen.add(b.meld_saved)
+    assert True in seen
+    assert (False in seen) == rules.declarer_saves_meld
 
 
 def test_a_face_down_bury_is_counted_at_the_end() -> None:

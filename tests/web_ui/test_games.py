@@ -37,8 +37,11 @@ def test_the_bid_as_it_stands_comes_from_the_rules_core(
     if b.needs:
         assert words["declarer"].startswith(f"{who} needs {b.needs} more to make {b.bid}")
         assert f"{b.to_set} of the {b.still_out} still out to set it" in words["others"]
-    else:
+    elif b.made:
         assert words["declarer"].startswith(f"{who} has made {b.bid}")
+    else:
+        assert words["declarer"].startswith(f"{who} makes {b.bid} on taking")
+    assert ("the meld counts once" in words["declarer"]) == (not b.meld_saved and b.meld > 0)
     assert f"meld {b.meld} + {b.taken} taken" in words["declarer"]
 
 
