@@ -9,9 +9,10 @@ answer cache, so many phones opening the list replay each game once.
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify, request
 
 from table.export import hands_played, player_records, records_csv, score_sheet
 from table.journal import GameRecord, Journal, JournalError
@@ -33,6 +34,7 @@ def _error(exc: ActionError) -> tuple[Response, int]:
     return jsonify({"error": exc.message}), exc.status
 
 GAMES_LISTED = 100
+REPLAYS_KEPT = 200  # games kept replayed, so that a finished game is replayed once
 SAME_PERSON = "A player is a name: the same name in two games is taken to be the same person."
 
 
@@ -51,10 +53,20 @@ def _record(journal: Journal, game_id: int) -> GameRecord:
 
 
 def _replayed(journal: Journal, record: GameRecord) -> Game:
-    try:
-        return replay_journal(journal, record)
-    except SessionError as exc:
-        raise ActionError(409, str(exc)) from None
+    """The game as its journal leaves it, replayed once per state (a finished game, once)."""
+    cache: OrderedDict[tuple[int, int], Game] = current_app.extensions.setdefault(
+        "pinochle-replays", OrderedDict())
+    key = (record.id, record.accepted)
+    game = cache.get(key)
+    if game is None:
+        try:
+            game = replay_journal(journal, record)
+        except SessionError as exc:
+            raise ActionError(409, str(exc)) from None
+        cache[key] = game
+        while len(cache) > REPLAYS_KEPT:
+            cache.popitem(last=False)
+    return game
 
 
 def _cached(key: tuple[Any, ...], build: Any, mimetype: str, filename: str | None = None

@@ -20,7 +20,7 @@ from table.rules.game import Phase
 from table.rules.scoring import bid_standing
 from table.session import Session, replay_journal
 from web_ui.app import create_app, web_table
-from web_ui.state import road
+from web_ui.state import next_dealer, road
 from web_ui.words import bid_words
 
 from .conftest import NAMES, PIN, pin_headers, play_until
@@ -225,3 +225,28 @@ def test_the_manifest_lets_the_page_sit_on_the_home_screen(client: FlaskClient) 
     assert icon.status_code == 200 and b"<svg" in icon.get_data()
     icon.close()
     assert 'rel="manifest"' in client.get("/").get_data(as_text=True)
+
+
+def test_a_finished_game_is_replayed_once(two_games: tuple[Flask, list[int]],
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from web_ui import games
+    app, ids = two_games
+    replayed: list[int] = []
+    real = games.replay_journal
+
+    def counting(journal: Journal, record: object) -> object:
+        replayed.append(record.id)  # type: ignore[attr-defined]
+        return real(journal, record)  # type: ignore[arg-type]
+    monkeypatch.setattr(games, "replay_journal", counting)
+    client = app.test_client()
+    client.get("/api/records")
+    client.get("/api/games")
+    assert sorted(replayed) == sorted(ids)  # each once, for both answers
+    session = web_table(app).live.session
+    assert session is not None
+    dealer = next_dealer(session.game)
+    assert dealer is not None
+    # the current game moves on; the other does not
+    assert session.submit(HandDealt(dealer=dealer)).accepted
+    client.get("/api/records")
+    assert sorted(replayed) == sorted([*ids, ids[1]])
