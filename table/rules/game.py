@@ -1050,7 +1050,10 @@ class Game(_State):
     @property
     def agreed_by(self) -> int | None:
         """Who agreed with this hand's result, if anyone has."""
-        return next((e.seat for e in self.events if isinstance(e, HandAgreed)), None)
+        for e in self.events:
+            if isinstance(e, HandAgreed):
+                return e.seat
+        return None
 
     @property
     def agreement_due(self) -> tuple[int, ...]:
@@ -1062,7 +1065,7 @@ class Game(_State):
                 or self.agreed_by is not None:
             return ()
         side = self.side(r.declarer)
-        return tuple(s for s in self.active if self.side(s) != side)
+        return tuple([s for s in self.active if self.side(s) != side])
 
     def _on_agreed(self, e: HandAgreed) -> Game:
         due = self.agreement_due
