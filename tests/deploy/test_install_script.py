@@ -165,7 +165,9 @@ def test_flashing_puts_each_file_where_board_flash_does() -> None:
     result = run("bash", str(DEPLOY / "flash-board.sh"), "--port", "/dev/ttyACM7", "--dry-run")
     assert result.returncode == 0, result.stderr
     calls = commands(result.stdout)
-    assert all(c[1:3] == ["connect", "/dev/ttyACM7"] for c in calls)
+    # `resume`: no soft reset, which would stop the timer feeding the board's watchdog
+    assert all(c[1:4] == ["connect", "/dev/ttyACM7", "resume"] for c in calls)
+    calls = [c[:3] + c[4:] for c in calls]
     copies = {(Path(c[4]).name, c[5]) for c in calls if c[3] == "cp"}
     # the same places as `pinochle-table board-flash` (firmware_bridge's own flashing)
     expected = {(name, f":{BOARD_PACKAGE}/{name}") for name in FIRMWARE_MODULES}
