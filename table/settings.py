@@ -109,12 +109,14 @@ def keep_pin(path: Path, make_pin: Callable[[], str]) -> TableSettings:
         old = TEMPLATE
     except OSError as exc:
         raise SettingsError(f"{path}: {exc}") from None
-    text = f'pin = "{pin}"   # the table PIN: made on the first start; change it here\n' + old
+    text = f'pin = "{pin}"   # the table PIN, made once for this table; change it here\n' + old
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         scratch = path.with_name(path.name + ".new")
-        scratch.write_text(text, encoding="utf-8")
-        scratch.chmod(0o600)  # the PIN lets a phone change the game
+        # only the table's user may read it: the PIN lets a phone change the game
+        fd = os.open(scratch, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
         scratch.replace(path)
     except OSError as exc:
         raise SettingsError(f"cannot save the new PIN in {path}: {exc}") from None

@@ -59,6 +59,19 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
                      help="the simulated camera's frame size (default 1920x1080)")
     run.set_defaults(handler=_run)
 
+    card = sub.add_parser(
+        "print-card", help="write the table card: the page's address, its QR code and the PIN",
+        description="Write an A6 card (PDF) for the table: the page's address at "
+                    "<hostname>.local, its QR code and the table PIN from the settings file "
+                    "(a PIN is made and saved there if it has none, so `run` uses the same).")
+    card.add_argument("--config", type=Path, metavar="FILE",
+                      help="the settings file (default: table.toml in the settings directory)")
+    card.add_argument("--address", metavar="URL",
+                      help="the page's address (default: http://<this hostname>.local:<port>/)")
+    card.add_argument("--out", type=Path, default=Path("table-card.pdf"),
+                      help="the PDF to write (default table-card.pdf)")
+    card.set_defaults(handler=_print_card)
+
 
 def _run(args: argparse.Namespace) -> int:
     from .hardware import detect, pi_model
@@ -92,6 +105,33 @@ def _run(args: argparse.Namespace) -> int:
         seed=args.seed, speed=args.speed, hands=args.hands, headless=args.headless,
         mistakes=not args.no_mistakes, sim_frame=_size(args.sim_frame))
     return run(options, hardware)
+
+
+def _print_card(args: argparse.Namespace) -> int:
+    import socket
+
+    from table.settings import SettingsError, keep_pin, settings_path
+    from web_ui.pin import new_pin
+
+    from .card import card_pdf
+
+    path = args.config or settings_path()
+    try:
+        settings = keep_pin(path, new_pin)
+    except SettingsError as exc:
+        raise CommandError(str(exc)) from None
+    port = settings.port or 8080
+    address = args.address or f"http://{socket.gethostname()}.local:{port}/"
+    if not address.startswith(("http://", "https://")):
+        raise CommandError(f"--address is a web address like http://pinochle.local:8080/, "
+                           f"not {address!r}")
+    try:
+        args.out.write_bytes(card_pdf(address, settings.pin or ""))
+    except OSError as exc:
+        raise CommandError(f"cannot write {args.out}: {exc}") from None
+    print(f"wrote {args.out}: {address}, table PIN {settings.pin} (from {path}). Print it at "
+          "100 % and stand it on the table.")
+    return 0
 
 
 def _settings(args: argparse.Namespace) -> Any:

@@ -71,11 +71,22 @@ def test_shellcheck_finds_nothing() -> None:
 
 def test_the_dry_run_installs_debians_packages(install_dry_run: list[list[str]]) -> None:
     apt = [c for c in install_dry_run if "apt-get" in c and "install" in c]
-    # on this machine picamera2 and lgpio are never installed, so the install step is shown
-    assert len(apt) == 1
-    for package in ("python3-picamera2", "python3-opencv", "python3-numpy", "python3-pil",
-                    "python3-lgpio"):
+    # on this machine picamera2 and lgpio are never installed, so the install steps are shown
+    assert len(apt) == 2
+    for package in ("python3-opencv", "python3-numpy", "python3-pil", "python3-lgpio"):
         assert package in apt[0]
+    # picamera2 alone, without the Qt and OpenGL packages it recommends
+    assert apt[1][-2:] == ["--no-install-recommends", "python3-picamera2"]
+    assert "python3-picamera2" not in apt[0]
+
+
+def test_phones_find_the_table_and_a_card_is_printed(install_dry_run: list[list[str]]) -> None:
+    assert ["systemctl", "enable", "--now", "avahi-daemon"] in install_dry_run
+    card = [c for c in install_dry_run if "print-card" in c]
+    assert card == [["runuser", "-u", "pinochle", "--", "env",
+                     "PINOCHLE_CONFIG=/var/lib/pinochle-table",
+                     "/opt/pinochle-table/.venv/bin/pinochle-table", "print-card", "--out",
+                     "/var/lib/pinochle-table/table-card.pdf"]]
 
 
 def test_the_venv_sees_debians_packages(install_dry_run: list[list[str]],
