@@ -26,7 +26,7 @@ else
     # card faces for the simulated camera, their SVG renderer, and the browser for page tests
     apt_want+=(kdegames-card-data-kf5 librsvg2-bin chromium fonts-dejavu-core)
     apt_want+=(shellcheck)  # tests/deploy lints the deploy scripts with it
-    apt_want+=(poppler-utils)  # pdftoppm: the tests print the mat and the table card as a printer would
+    apt_want+=(poppler-utils)  # pdftoppm: tests print the mat and the table card as a printer does
     apt_want+=(gcc python3-dev)  # deploy/compile_rules.py compiles the rules core with mypyc
 fi
 missing=()

@@ -151,6 +151,12 @@ def _lines(source: str) -> Iterator[tuple[int, str]]:
 
 
 def _history(args: argparse.Namespace) -> int:
+    if not _readable(args.db):
+        if args.game is not None:
+            raise CommandError(f"there is no game {args.game}: {default_path()} has no games "
+                               "yet")
+        print(f"no games yet in {default_path()}")
+        return 0
     with _open(args.db) as journal:
         if args.game is not None:
             _print_journal(journal, args.game)
@@ -170,6 +176,9 @@ def _history(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
+    if not _readable(args.db):
+        raise CommandError(f"{default_path()} has no game yet; start one with "
+                           "`pinochle-table new` or `pinochle-table run`")
     with _open(args.db) as journal:
         game_id = args.game if args.game is not None else _last_id(journal)
         if args.format == "json":
@@ -187,6 +196,15 @@ def _export(args: argparse.Namespace) -> int:
 
 
 # -- helpers ---------------------------------------------------------------------------------
+
+def _readable(path: Path | None) -> bool:
+    """Whether a command that only reads has a journal to read: False for a missing default
+    one; a --db that names no file is a mistake, said before anything is created."""
+    if path is not None and not path.exists():
+        raise CommandError(f"there is no journal at {path}: check the --db path (the table "
+                           f"keeps its games in {default_path()})")
+    return (path or default_path()).exists()
+
 
 @contextmanager
 def _open(path: Path | None) -> Iterator[Journal]:
