@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
+
+from .pdf import Canvas, Document
 
 CARD_MM = (63.0, 88.0)   # a poker-size card, short side first
 MAT_GREEN = (50, 92, 32)  # BGR: a dark felt green that white cards stand out on
@@ -160,10 +161,8 @@ def marker_cells(marker_id: int) -> list[tuple[int, int]]:
             if image[r * cell + cell // 2, c * cell + cell // 2] < 128]
 
 
-def mat_drawing(layout: MatLayout) -> Any:
-    """The mat as vector drawing operations (vision.pdf.Canvas), in mm."""
-    from .pdf import Canvas
-
+def mat_drawing(layout: MatLayout) -> Canvas:
+    """The mat as vector drawing operations, in mm."""
     canvas = Canvas().fill(_rgb(MAT_GREEN)).rect(0, 0, layout.width, layout.height)
     canvas.stroke(_rgb(ZONE_GOLD), 1.5)
     for zone in layout.zones:
@@ -185,8 +184,6 @@ def mat_drawing(layout: MatLayout) -> Any:
 def mat_pdf(layout: MatLayout, paper: str = "full") -> bytes:
     """The mat as a vector PDF: one page its own size ("full", for a print shop or a plotter),
     or tiled onto "a4" or "letter" sheets with cut marks, to trim and butt together."""
-    from .pdf import Canvas, Document
-
     doc = Document()
     mat = doc.form("Mat", mat_drawing(layout), layout.width, layout.height)
     if paper == "full":

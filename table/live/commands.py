@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from table.cli import CommandError, db_argument, option_pairs
+from table.settings import TableSettings
 
 
 def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
@@ -115,16 +116,16 @@ def _print_card(args: argparse.Namespace) -> int:
 
     from .card import card_pdf
 
+    if args.address is not None and not args.address.startswith(("http://", "https://")):
+        raise CommandError(f"--address is a web address like http://pinochle.local:8080/, "
+                           f"not {args.address!r}")
     path = args.config or settings_path()
     try:
         settings = keep_pin(path, new_pin)
     except SettingsError as exc:
         raise CommandError(str(exc)) from None
-    port = settings.port or 8080
+    port = settings.port or 8080  # (port 0, any free one, cannot be printed: the usual one)
     address = args.address or f"http://{socket.gethostname()}.local:{port}/"
-    if not address.startswith(("http://", "https://")):
-        raise CommandError(f"--address is a web address like http://pinochle.local:8080/, "
-                           f"not {address!r}")
     try:
         args.out.write_bytes(card_pdf(address, settings.pin or ""))
     except OSError as exc:
@@ -134,7 +135,7 @@ def _print_card(args: argparse.Namespace) -> int:
     return 0
 
 
-def _settings(args: argparse.Namespace) -> Any:
+def _settings(args: argparse.Namespace) -> TableSettings:
     """table.toml's settings; a file without a PIN gets one, saved, unless --pin is given or
     the file is only the default one of a desktop (no $PINOCHLE_CONFIG, no file yet)."""
     import os
