@@ -21,6 +21,7 @@ import pytest
 from firmware_bridge.config import LAYOUT_FILES, PICO_USB_ID, default_wiring
 from table.cli import build_parser
 from table.journal import default_path
+from table.settings import settings_path
 
 ROOT = Path(__file__).resolve().parents[2]
 UNIT_FILE = ROOT / "deploy" / "pinochle-table.service"
@@ -68,6 +69,10 @@ def test_the_journal_and_lgpio_live_in_the_state_directory(
     assert journal.parent == state
     monkeypatch.setenv("PINOCHLE_DB", str(journal))  # the variable the journal really reads
     assert default_path() == journal
+    # table.toml, the calibration and the deck profile: the settings directory
+    assert Path(environment()["PINOCHLE_CONFIG"]) == state
+    monkeypatch.setenv("PINOCHLE_CONFIG", environment()["PINOCHLE_CONFIG"])
+    assert settings_path() == state / "table.toml"
 
 
 def test_the_command_the_unit_runs_exists() -> None:
