@@ -10,14 +10,40 @@ from typing import Any
 
 from table.cli import CommandError
 
+CAMERA_SETTINGS = "camera.json"   # beside the calibration: what calibrate fixed on the camera
+
 
 def config_dir() -> Path:
+    """The table's settings folder: $PINOCHLE_CONFIG (the service sets it), else
+    $XDG_CONFIG_HOME/pinochle-table, else ~/.config/pinochle-table. calibrate and enroll
+    save there, and `run` reads from there (with what the table learnt of the deck)."""
+    if os.environ.get("PINOCHLE_CONFIG"):
+        return Path(os.environ["PINOCHLE_CONFIG"])
     base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
     return Path(base) / "pinochle-table"
 
 
 def default_calibration() -> Path:
     return config_dir() / "calibration.json"
+
+
+def default_deck() -> Path:
+    """Where enroll saves the deck's profile, and run looks for it."""
+    return config_dir() / "deck.png"
+
+
+def learned_deck() -> Path:
+    """Where the table keeps what it learnt of the deck it plays with (vision/learning.py)."""
+    return config_dir() / "learned-deck.png"
+
+
+def saved_camera_settings() -> Any:
+    """The `CameraSettings` calibrate saved in the settings folder, or None when there are
+    none; SourceError when the file cannot be read."""
+    from .sources import CameraSettings
+
+    path = config_dir() / CAMERA_SETTINGS
+    return CameraSettings.load(path) if path.exists() else None
 
 
 def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
@@ -50,7 +76,7 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
                        "asked; pick it up before the next. Writes a deck profile (PNG).")
     e.add_argument("--camera", default="pi", help="pi, usb:N, file:PATH, folder:PATH or sim")
     e.add_argument("--name", default="my deck", help="a name for the deck")
-    e.add_argument("--out", default=None, help=f"default {config_dir() / 'deck.png'}")
+    e.add_argument("--out", default=None, help=f"default {default_deck()}")
     e.set_defaults(handler=_enroll)
 
 
@@ -80,11 +106,11 @@ def _print_mat(args: argparse.Namespace) -> int:
     return 0
 
 
-def _open(spec: str, seats: int) -> Any:
+def _open(spec: str, seats: int, settings: Any = None) -> Any:
     from .sources import SourceError, open_source
 
     try:
-        return open_source(spec, seats=seats)
+        return open_source(spec, seats=seats, settings=settings)
     except SourceError as exc:
         raise CommandError(str(exc)) from None
 
@@ -106,13 +132,22 @@ def _calibrate(args: argparse.Namespace) -> int:
             except CalibrationError as exc:
                 error = str(exc)
                 continue
-            if hasattr(source, "fix_exposure"):
-                source.fix_exposure()
             out = Path(args.out) if args.out else default_calibration()
-            result.save(out)
+            try:
+                result.save(out)
+            except OSError as exc:
+                raise CommandError(f"cannot write {out}: {exc}") from None
             card_px = result.px_per_mm * layout.card[0]
             print(f"calibrated: {len(result.markers)} markers, {result.px_per_mm:.2f} px/mm, "
                   f"a card is {card_px:.0f} px wide; saved {out}")
+            if hasattr(source, "fix_exposure"):
+                settings = source.fix_exposure()
+                saved = out.parent / CAMERA_SETTINGS
+                try:
+                    settings.save(saved)
+                except OSError as exc:
+                    raise CommandError(f"cannot write {saved}: {exc}") from None
+                print(f"camera fixed: {settings.describe()}; saved {saved}")
             if card_px < 100:
                 print("cards are too small to read well: hang the camera lower or use a "
                       "higher resolution (at least 100 px across a card)")
@@ -128,8 +163,14 @@ def _enroll(args: argparse.Namespace) -> int:
     if args.camera.startswith("sim"):
         raise CommandError("nobody lays cards in front of the simulated camera: use pi, usb:N, "
                            "or recorded pictures (folder:PATH, file:PATH)")
-    source = _open(args.camera, 3)
-    out = Path(args.out) if args.out else config_dir() / "deck.png"
+    from .sources import SourceError
+
+    try:   # the faces as `run` will see them: with what calibrate fixed
+        settings = saved_camera_settings()
+    except SourceError as exc:
+        raise CommandError(str(exc)) from None
+    source = _open(args.camera, 3, settings)
+    out = Path(args.out) if args.out else default_deck()
 
     def frames() -> Any:
         while True:
@@ -150,5 +191,6 @@ def _enroll(args: argparse.Namespace) -> int:
         source.close()
     out.parent.mkdir(parents=True, exist_ok=True)
     profile.save(out)
-    print(f"saved the profile of {args.name!r} to {out}")
+    print(f"saved the profile of {args.name!r} to {out}; `pinochle-table run` reads with it "
+          "(what the table had learnt of another deck is set aside)")
     return 0

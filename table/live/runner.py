@@ -203,15 +203,33 @@ class RunningTable:
                                          size=self.options.sim_frame)
             return
         from vision.calibration import Calibration, CalibrationError
-        from vision.commands import default_calibration
+        from vision.commands import (
+            default_calibration,
+            default_deck,
+            learned_deck,
+            saved_camera_settings,
+        )
+        from vision.learning import table_deck
         from vision.sources import SourceError, open_source
 
         try:
-            source = open_source(spec, seats=seats)
+            settings = saved_camera_settings()
+        except SourceError as exc:
+            self._say(f"note: {exc}")
+            settings = None
+        try:
+            source = open_source(spec, seats=seats, settings=settings)
         except SourceError as exc:
             self._say(f"note: camera {spec}: {exc}; cards are entered on the page")
             self.feed = None
             return
+        if spec == "pi":
+            self._say(f"camera settings from calibrate: {settings.describe()}" if settings else
+                      "note: the camera sets exposure and white balance itself until "
+                      "`pinochle-table calibrate` fixes them")
+        self.feed.learner, said = table_deck(default_deck(), learned_deck())
+        for line in said:
+            self._say(line)
         path = default_calibration()
         if path.exists():
             try:
