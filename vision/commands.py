@@ -4,23 +4,13 @@
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 from typing import Any
 
 from table.cli import CommandError
+from table.settings import config_dir  # the settings folder: table.toml, calibration, deck
 
 CAMERA_SETTINGS = "camera.json"   # beside the calibration: what calibrate fixed on the camera
-
-
-def config_dir() -> Path:
-    """The table's settings folder: $PINOCHLE_CONFIG (the service sets it), else
-    $XDG_CONFIG_HOME/pinochle-table, else ~/.config/pinochle-table. calibrate and enroll
-    save there, and `run` reads from there (with what the table learnt of the deck)."""
-    if os.environ.get("PINOCHLE_CONFIG"):
-        return Path(os.environ["PINOCHLE_CONFIG"])
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "pinochle-table"
 
 
 def default_calibration() -> Path:
