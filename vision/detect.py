@@ -10,8 +10,11 @@ apart into pieces (a court picture reaching its edge) is put back together.
 
 from __future__ import annotations
 
+import logging
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -19,6 +22,9 @@ import numpy as np
 from .index import READ_H, READ_W
 from .profile import DeckProfile
 from .reading import Reading, identify
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 CARD_ASPECT = 63.0 / 88.0
 ASPECT_RANGE = (0.58, 0.86)
@@ -188,7 +194,10 @@ def _cut(blob: np.ndarray, card_area: float,
     if area < 1.5 * card_area:
         quad = _quad_of(contour, card_px)
         return [] if quad is None else [quad]
-    defects = cv2.convexityDefects(contour, cv2.convexHull(contour, returnPoints=False))
+    # Hull indices sorted: OpenCV wants them monotonous, which a contour that touches itself
+    # (a one-pixel bridge between two cards) does not always give.
+    hull = np.sort(cv2.convexHull(contour, returnPoints=False), axis=0)
+    defects = cv2.convexityDefects(contour, hull)
     if defects is None:
         return []
     box = order_corners(cv2.boxPoints(cv2.minAreaRect(contour)))
@@ -244,8 +253,28 @@ def _joined(pieces: list[tuple[float, np.ndarray]], card_area: float,
     return quads
 
 
+def as_bgr(frame: np.ndarray) -> np.ndarray:
+    """A frame as 8-bit BGR: a BGR, BGRA or grey uint8 image is taken as it comes; anything
+    else is a ValueError that says what was given."""
+    if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8:
+        kind = getattr(frame, "dtype", type(frame).__name__)
+        raise ValueError(f"a frame is a uint8 image (BGR, BGRA or grey), not {kind}")
+    if frame.ndim == 2:
+        if not frame.size:
+            return np.zeros((*frame.shape, 3), np.uint8)
+        return cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    if frame.ndim == 3 and frame.shape[2] == 4:
+        return np.ascontiguousarray(frame[:, :, :3])
+    if frame.ndim == 3 and frame.shape[2] == 3:
+        return frame
+    raise ValueError(f"a frame is a height x width (x 3 or 4) image, not shape {frame.shape}")
+
+
 def card_outlines(frame: np.ndarray, min_area_share: float = 0.002) -> list[np.ndarray]:
-    """The corners (4x2, frame pixels) of every whole card in a BGR frame."""
+    """The corners (4x2, frame pixels) of every whole card in a frame (see `as_bgr`)."""
+    frame = as_bgr(frame)
+    if min(frame.shape[:2]) < 2:
+        return []
     return outlines_in_mask(card_mask(shrink(frame)), work_scale(frame), min_area_share)
 
 
@@ -268,7 +297,7 @@ def outlines_in_mask(mask: np.ndarray, scale: float, min_area_share: float = 0.0
             if area > min_area / 4:
                 pieces.append((area, contour))
             continue
-        quad = _quad_of(contour, known)
+        quad = _guarded(_quad_of, contour, known, default=None)
         if quad is not None:
             quads.append(quad)
             found.append(contour)
@@ -291,10 +320,23 @@ def outlines_in_mask(mask: np.ndarray, scale: float, min_area_share: float = 0.0
         x, y, w, h = cv2.boundingRect(contour)
         blob = np.zeros((h + 2, w + 2), np.uint8)
         cv2.drawContours(blob, [contour], -1, 255, -1, offset=(1 - x, 1 - y))
-        quads += [q + np.array([x - 1, y - 1], np.float32)
-                  for q in _split(blob, card_area, known)]
-    quads += _joined(pieces, card_area, known)
-    return [grow(((q + 0.5) / scale - 0.5).astype(np.float32), EDGE_GROW) for q in quads]
+        parts: list[np.ndarray] = _guarded(_split, blob, card_area, known, default=[])
+        quads += [q + np.array([x - 1, y - 1], np.float32) for q in parts]
+    quads += _guarded(_joined, pieces, card_area, known, default=[])
+    out = [_guarded(grow, ((q + 0.5) / scale - 0.5).astype(np.float32), EDGE_GROW, default=None)
+           for q in quads]
+    return [q for q in out if q is not None and np.isfinite(q).all()]
+
+
+def _guarded(step: Callable[..., T], *args: object, default: T) -> T:
+    """A geometric step on one blob; where OpenCV or the arithmetic fails on an odd shape
+    (a contour that crosses itself, a degenerate hull), that blob is skipped and the debug
+    log says why: one odd blob must not cost the frame."""
+    try:
+        return step(*args)
+    except (cv2.error, ValueError, ZeroDivisionError, FloatingPointError) as exc:
+        log.debug("skipped a blob: %s failed: %s", step.__name__, exc)
+        return default
 
 
 def grow(quad: np.ndarray, pixels: float) -> np.ndarray:
@@ -320,5 +362,7 @@ def straighten(frame: np.ndarray, corners: np.ndarray,
 
 
 def find_cards(frame: np.ndarray, deck: DeckProfile | None = None) -> list[Detection]:
-    """Every whole card in a BGR frame of a table, each with its corners and reading."""
+    """Every whole card in a frame of a table (a uint8 BGR, BGRA or grey image), each with its
+    corners and reading. Never raises on such a frame; other input is a ValueError."""
+    frame = as_bgr(frame)
     return [Detection(q, identify(straighten(frame, q), deck)) for q in card_outlines(frame)]
