@@ -31,6 +31,17 @@ ASPECT_RANGE = (0.58, 0.86)
 # Frames wider than this are searched at half size. Not 720p: halved, its meld cards lie so
 # close that the gaps between them close.
 WORK_WIDTH = 1280
+# A card's white, against the cloth round it (cloth_colour): its darkest colour channel above
+# LIGHTER times the cloth's plus LIGHTER_BY, saturation at most CARD_SATURATION (HSV), value
+# at least MIN_WHITE. Tuned on rendered scenes of seven cloths (bench_vision --scenes).
+LIGHTER, LIGHTER_BY = 1.15, 14.0
+CARD_SATURATION = 90
+MIN_WHITE = 100
+CLOTH_CELLS = 21   # the cloth's colour is averaged over this many cells across its window
+CLOTH_RATIO = (0.6, 1.3)  # like the cloth: darkest channel this many times the commonest's
+CLOTH_SHADE = 0.1         # ... and its share of each channel this close
+MAX_ROW = 12         # cards side by side that a row of touching cards is cut into
+MAX_BLOB_CARDS = 14  # a blob bigger than this many cards is not cards (a light table edge)
 SIZE_TOLERANCE = 0.2  # when the card size is known, a quad this far off it is not one card
 EDGE_GROW = 1.5    # px: a card's edge pixels blend with the table, so the white outline is small
 
@@ -61,15 +72,52 @@ def shrink(frame: np.ndarray) -> np.ndarray:
     return cv2.resize(frame, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
 
 
-def card_mask(small: np.ndarray, hsv: np.ndarray | None = None) -> np.ndarray:
-    """Pixels bright and colourless enough to be a card's white (cream faces under a warm lamp
-    included; skin mostly not): 255, else 0. Pass `hsv` if it is already at hand."""
+def cloth_colour(small: np.ndarray, window: float | None = None) -> np.ndarray:
+    """The colour of the cloth under the cards, pixel by pixel (BGR, the size of `small`).
+    The cloth is the frame's commonest colour, give or take the lamp's light: the mean of the
+    pixels like it within a `window`-pixel square round each pixel (default: 0.4 of the
+    frame's short side), taken at a low resolution. Cards, hands and whatever lies beyond the
+    cloth are unlike it, so they drop out; the lamp's slow gradient stays in."""
+    h, w = small.shape[:2]
+    window = window or 0.4 * min(h, w)
+    step = max(1.0, window / CLOTH_CELLS)
+    low = cv2.resize(small, (max(1, round(w / step)), max(1, round(h / step))),
+                     interpolation=cv2.INTER_AREA).astype(np.float32)
+    common = np.median(low.reshape(-1, 3), axis=0)
+    least = low.min(axis=2)
+    ratio = (least + 16) / (float(common.min()) + 16)
+    shade = low / (low.sum(axis=2, keepdims=True) + 30)
+    apart = np.abs(shade - common / (common.sum() + 30)).sum(axis=2)
+    like = ((ratio > CLOTH_RATIO[0]) & (ratio < CLOTH_RATIO[1])
+            & (apart < CLOTH_SHADE)).astype(np.float32)
+    k = (CLOTH_CELLS, CLOTH_CELLS)
+    total = cv2.blur(low * like[:, :, None], k, borderType=cv2.BORDER_REFLECT)
+    weight = cv2.blur(like, k, borderType=cv2.BORDER_REFLECT)[:, :, None]
+    field = np.where(weight > 0.05, total / np.maximum(weight, 1e-3), common)
+    return cv2.resize(field.astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def card_mask(small: np.ndarray, hsv: np.ndarray | None = None,
+              cloth: np.ndarray | None = None) -> np.ndarray:
+    """Pixels of a card's white: colourless (cream faces under a warm lamp included; most skin
+    not) and clearly lighter than the cloth round them (`cloth_colour`), whatever that
+    cloth's colour, light or dark: 255, else 0. Pass `hsv` and `cloth` if already at hand."""
     if hsv is None:
         hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    level, _ = cv2.threshold(hsv[:, :, 2], 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-    mask = cv2.inRange(hsv, (0, 0, max(level, 100.0)), (180, 105, 255))
+    if cloth is None:
+        cloth = cloth_colour(small)
+    white = _least_channel(small)
+    floor = cv2.convertScaleAbs(_least_channel(cloth), alpha=LIGHTER, beta=LIGHTER_BY)
+    mask = cv2.bitwise_and(cv2.compare(white, floor, cv2.CMP_GT),
+                           cv2.inRange(hsv, (0, 0, MIN_WHITE), (180, CARD_SATURATION, 255)))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _KERNEL5)
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, _KERNEL3)
+
+
+def _least_channel(image: np.ndarray) -> np.ndarray:
+    """Each pixel's darkest colour channel: high only where it is both light and colourless."""
+    b, g, r = cv2.split(image)
+    return cv2.min(cv2.min(b, g), r)
 
 
 _KERNEL3 = np.ones((3, 3), np.uint8)
@@ -150,6 +198,45 @@ def _quad_of(contour: np.ndarray, card_px: tuple[float, float] | None) -> np.nda
                 and np.abs(fitted - quad).max() < 0.08 * _sides(quad)[0]:
             return fitted
     return quad
+
+
+def _peel(blob: np.ndarray, card_area: float,
+          card_px: tuple[float, float] | None) -> list[np.ndarray] | None:
+    """Cards side by side in a row (a meld, the kitty), touching or overlapping a little:
+    the blob is a card long across and a few cards wide along. The cards at its two ends are
+    cut off it a card's width from each end, those between spaced evenly; each cut is then
+    fitted to the blob. None when the blob is not such a row."""
+    contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return None
+    contour = max(contours, key=cv2.contourArea)
+    box = order_corners(cv2.boxPoints(cv2.minAreaRect(cv2.convexHull(contour))))
+    across, along = _sides(box)[:2]
+    if card_px is None:
+        card_px = (math.sqrt(card_area * CARD_ASPECT), math.sqrt(card_area / CARD_ASPECT))
+    width, length = card_px
+    count = round(along / width + 0.2)
+    if abs(across / length - 1) > SIZE_TOLERANCE or not 2 <= count <= MAX_ROW:
+        return None
+    pitch = (along - width) / (count - 1)
+    if not 0.7 * width <= pitch <= 1.2 * width:
+        return None
+    step = (box[2] - box[1]) / along
+    quads = []
+    for i in range(count):
+        rough = np.array([box[0] + step * i * pitch, box[1] + step * i * pitch,
+                          box[1] + step * (i * pitch + width),
+                          box[0] + step * (i * pitch + width)], np.float32)
+        share = np.zeros_like(blob)
+        cv2.fillConvexPoly(share, np.round(rough).astype(np.int32), 255)
+        share = cv2.bitwise_and(share, blob)
+        found, _ = cv2.findContours(share, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        fitted = _quad_of(max(found, key=cv2.contourArea), card_px) if found else None
+        if fitted is not None and np.abs(fitted - order_corners(rough)).max() < 0.15 * width:
+            quads.append(fitted)
+        else:
+            quads.append(order_corners(rough))
+    return quads
 
 
 def _split(blob: np.ndarray, card_area: float,
@@ -306,7 +393,7 @@ def outlines_in_mask(mask: np.ndarray, scale: float, min_area_share: float = 0.0
     # A blob bigger than a card may be cards that touch (two side by side even look like one
     # big card): judge "bigger" by the size of most cards found.
     areas = [cv2.contourArea(q) for q in quads]
-    card_area = float(np.median(areas)) if quads else 4 * min_area
+    card_area = _card_area(areas) if quads else 4 * min_area
     if known is not None:
         card_area = known[0] * known[1]
     if known is None and len(quads) >= 3:
@@ -317,12 +404,19 @@ def outlines_in_mask(mask: np.ndarray, scale: float, min_area_share: float = 0.0
         if area < 1.5 * card_area:
             pieces.append((area, contour))
             continue
+        if area > MAX_BLOB_CARDS * card_area:
+            log.debug("skipped a blob of %.0f cards' area: not cards", area / card_area)
+            continue
         x, y, w, h = cv2.boundingRect(contour)
         blob = np.zeros((h + 2, w + 2), np.uint8)
         cv2.drawContours(blob, [contour], -1, 255, -1, offset=(1 - x, 1 - y))
-        parts: list[np.ndarray] = _guarded(_split, blob, card_area, known, default=[])
+        parts: list[np.ndarray] | None = _guarded(_peel, blob, card_area, known, default=None)
+        if parts is None:
+            none: list[np.ndarray] = []
+            parts = _guarded(_split, blob, card_area, known, default=none)
         quads += [q + np.array([x - 1, y - 1], np.float32) for q in parts]
-    quads += _guarded(_joined, pieces, card_area, known, default=[])
+    joined: list[np.ndarray] = _guarded(_joined, pieces, card_area, known, default=[])
+    quads += joined
     out = [_guarded(grow, ((q + 0.5) / scale - 0.5).astype(np.float32), EDGE_GROW, default=None)
            for q in quads]
     return [q for q in out if q is not None and np.isfinite(q).all()]
@@ -337,6 +431,14 @@ def _guarded(step: Callable[..., T], *args: object, default: T) -> T:
     except (cv2.error, ValueError, ZeroDivisionError, FloatingPointError) as exc:
         log.debug("skipped a blob: %s failed: %s", step.__name__, exc)
         return default
+
+
+def _card_area(areas: list[float]) -> float:
+    """A card's area from those of the card-shaped outlines: the smaller ones (two cards side
+    by side also look like a card, a bigger one, and a meld may hold more pairs than the
+    table holds single cards)."""
+    small = float(np.percentile(areas, 25))
+    return float(np.median([a for a in areas if a <= 1.3 * small]))
 
 
 def grow(quad: np.ndarray, pixels: float) -> np.ndarray:
