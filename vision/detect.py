@@ -37,9 +37,13 @@ WORK_WIDTH = 1280
 LIGHTER, LIGHTER_BY = 1.15, 14.0
 CARD_SATURATION = 90
 MIN_WHITE = 100
+WHITEST_PART, WHITEST_SHARE = 0.005, 0.55   # at least this share of the whitest 0.5 %'s level
 CLOTH_CELLS = 21   # the cloth's colour is averaged over this many cells across its window
 CLOTH_RATIO = (0.6, 1.3)  # like the cloth: darkest channel this many times the commonest's
 CLOTH_SHADE = 0.1         # ... and its share of each channel this close
+COLOURFUL = 120   # a cloth this saturated (HSV) is told by its hue: within CLOTH_HUE of it,
+CLOTH_HUE = 12    # and more saturated than a card's white
+ROW_FILL = 0.8      # share of each card's place in a row that the blob's hull there covers
 MAX_ROW = 12         # cards side by side that a row of touching cards is cut into
 MAX_BLOB_CARDS = 14  # a blob bigger than this many cards is not cards (a light table edge)
 SIZE_TOLERANCE = 0.2  # when the card size is known, a quad this far off it is not one card
@@ -81,15 +85,25 @@ def cloth_colour(small: np.ndarray, window: float | None = None) -> np.ndarray:
     h, w = small.shape[:2]
     window = window or 0.4 * min(h, w)
     step = max(1.0, window / CLOTH_CELLS)
-    low = cv2.resize(small, (max(1, round(w / step)), max(1, round(h / step))),
-                     interpolation=cv2.INTER_AREA).astype(np.float32)
+    low8 = cv2.resize(small, (max(1, round(w / step)), max(1, round(h / step))),
+                      interpolation=cv2.INTER_AREA)
+    low = low8.astype(np.float32)
     common = np.median(low.reshape(-1, 3), axis=0)
-    least = low.min(axis=2)
-    ratio = (least + 16) / (float(common.min()) + 16)
-    shade = low / (low.sum(axis=2, keepdims=True) + 30)
-    apart = np.abs(shade - common / (common.sum() + 30)).sum(axis=2)
-    like = ((ratio > CLOTH_RATIO[0]) & (ratio < CLOTH_RATIO[1])
-            & (apart < CLOTH_SHADE)).astype(np.float32)
+    hsv = cv2.cvtColor(low8, cv2.COLOR_BGR2HSV).astype(np.float32)
+    hue, saturation = float(np.median(hsv[:, :, 0])), float(np.median(hsv[:, :, 1]))
+    if saturation >= COLOURFUL:
+        # A coloured cloth is its hue, whatever the light: the lamp's glare on it (lighter,
+        # paler) is still cloth, and a card's white is not.
+        turn = np.abs(hsv[:, :, 0] - hue)
+        like = ((np.minimum(turn, 180 - turn) <= CLOTH_HUE)
+                & (hsv[:, :, 1] > CARD_SATURATION)).astype(np.float32)
+    else:
+        least = low.min(axis=2)
+        ratio = (least + 16) / (float(common.min()) + 16)
+        shade = low / (low.sum(axis=2, keepdims=True) + 30)
+        apart = np.abs(shade - common / (common.sum() + 30)).sum(axis=2)
+        like = ((ratio > CLOTH_RATIO[0]) & (ratio < CLOTH_RATIO[1])
+                & (apart < CLOTH_SHADE)).astype(np.float32)
     k = (CLOTH_CELLS, CLOTH_CELLS)
     total = cv2.blur(low * like[:, :, None], k, borderType=cv2.BORDER_REFLECT)
     weight = cv2.blur(like, k, borderType=cv2.BORDER_REFLECT)[:, :, None]
@@ -108,10 +122,21 @@ def card_mask(small: np.ndarray, hsv: np.ndarray | None = None,
         cloth = cloth_colour(small)
     white = _least_channel(small)
     floor = cv2.convertScaleAbs(_least_channel(cloth), alpha=LIGHTER, beta=LIGHTER_BY)
+    # ... and not far below the frame's whitest white: the lamp's glare on a cloth lifts it
+    # well above the cloth round it, but not to a card's white.
+    whitest = WHITEST_SHARE * _whitest(white)
+    floor[floor < whitest] = round(whitest)
     mask = cv2.bitwise_and(cv2.compare(white, floor, cv2.CMP_GT),
                            cv2.inRange(hsv, (0, 0, MIN_WHITE), (180, CARD_SATURATION, 255)))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _KERNEL5)
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, _KERNEL3)
+
+
+def _whitest(white: np.ndarray) -> float:
+    """The level that the whitest WHITEST_PART of the pixels reach."""
+    counts = cv2.calcHist([white], [0], None, [256], [0, 256]).ravel()
+    above = np.cumsum(counts[::-1])
+    return float(255 - int(np.searchsorted(above, WHITEST_PART * white.size)))
 
 
 def _least_channel(image: np.ndarray) -> np.ndarray:
@@ -200,20 +225,24 @@ def _quad_of(contour: np.ndarray, card_px: tuple[float, float] | None) -> np.nda
     return quad
 
 
-def _peel(blob: np.ndarray, card_area: float,
+def _peel(blob: np.ndarray, card_area: float | None,
           card_px: tuple[float, float] | None) -> list[np.ndarray] | None:
     """Cards side by side in a row (a meld, the kitty), touching or overlapping a little:
     the blob is a card long across and a few cards wide along. The cards at its two ends are
     cut off it a card's width from each end, those between spaced evenly; each cut is then
-    fitted to the blob. None when the blob is not such a row."""
+    fitted to the blob. The card's size is `card_px`, else that of `card_area`, else the
+    row's own (a card long). None when the blob is not such a row."""
     contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     if not contours:
         return None
     contour = max(contours, key=cv2.contourArea)
     box = order_corners(cv2.boxPoints(cv2.minAreaRect(cv2.convexHull(contour))))
     across, along = _sides(box)[:2]
-    if card_px is None:
+    if card_px is None and card_area is None:
+        card_px = (across * CARD_ASPECT, across)
+    elif card_px is None and card_area is not None:
         card_px = (math.sqrt(card_area * CARD_ASPECT), math.sqrt(card_area / CARD_ASPECT))
+    assert card_px is not None
     width, length = card_px
     count = round(along / width + 0.2)
     if abs(across / length - 1) > SIZE_TOLERANCE or not 2 <= count <= MAX_ROW:
@@ -231,12 +260,37 @@ def _peel(blob: np.ndarray, card_area: float,
         cv2.fillConvexPoly(share, np.round(rough).astype(np.int32), 255)
         share = cv2.bitwise_and(share, blob)
         found, _ = cv2.findContours(share, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-        fitted = _quad_of(max(found, key=cv2.contourArea), card_px) if found else None
-        if fitted is not None and np.abs(fitted - order_corners(rough)).max() < 0.15 * width:
-            quads.append(fitted)
-        else:
-            quads.append(order_corners(rough))
+        biggest = max(found, key=cv2.contourArea) if found else None
+        if biggest is None \
+                or cv2.contourArea(cv2.convexHull(biggest)) < ROW_FILL * width * length:
+            return None   # not a card there: a card beside something else (glare, a hand)
+        fitted = _quad_of(biggest, card_px)
+        quad = fitted if fitted is not None \
+            and np.abs(fitted - order_corners(rough)).max() < 0.15 * width \
+            else order_corners(rough)
+        if i in (0, count - 1):
+            quad = _from_outer_side(quad, box.mean(axis=0), width)
+        quads.append(quad)
     return quads
+
+
+def _from_outer_side(quad: np.ndarray, middle: np.ndarray, width: float) -> np.ndarray:
+    """A card at the end of a row, rebuilt from its outer long side (a true edge, where the
+    inner one is only a cut): the inner side is a card's width in from it."""
+    long_sides = [(1, 2), (3, 0)]   # order_corners puts a short side first
+    outer = max(long_sides, key=lambda s: float(np.linalg.norm(quad[list(s)].mean(axis=0)
+                                                                 - middle)))
+    inner = long_sides[1 - long_sides.index(outer)]
+    a, b = quad[outer[0]], quad[outer[1]]
+    edge = (b - a) / max(float(np.linalg.norm(b - a)), 1e-6)
+    normal = np.array([-edge[1], edge[0]], np.float32)
+    if float(np.dot(middle - a, normal)) < 0:
+        normal = -normal
+    out = quad.copy()
+    # the inner side's corners sit opposite the outer side's: 1-2 faces 0-3 (reversed)
+    out[inner[1]] = a + normal * width
+    out[inner[0]] = b + normal * width
+    return order_corners(out)
 
 
 def _split(blob: np.ndarray, card_area: float,
@@ -394,6 +448,7 @@ def outlines_in_mask(mask: np.ndarray, scale: float, min_area_share: float = 0.0
     # big card): judge "bigger" by the size of most cards found.
     areas = [cv2.contourArea(q) for q in quads]
     card_area = _card_area(areas) if quads else 4 * min_area
+    sized = bool(quads) or known is not None   # else a row's cards are sized by the row
     if known is not None:
         card_area = known[0] * known[1]
     if known is None and len(quads) >= 3:
@@ -410,7 +465,8 @@ def outlines_in_mask(mask: np.ndarray, scale: float, min_area_share: float = 0.0
         x, y, w, h = cv2.boundingRect(contour)
         blob = np.zeros((h + 2, w + 2), np.uint8)
         cv2.drawContours(blob, [contour], -1, 255, -1, offset=(1 - x, 1 - y))
-        parts: list[np.ndarray] | None = _guarded(_peel, blob, card_area, known, default=None)
+        parts: list[np.ndarray] | None = _guarded(_peel, blob, card_area if sized else None,
+                                                  known, default=None)
         if parts is None:
             none: list[np.ndarray] = []
             parts = _guarded(_split, blob, card_area, known, default=none)

@@ -99,6 +99,7 @@ class Tracker:
     #                             it is forgotten: the next card there is then a new one
     tracks: list[_Track] = field(default_factory=list)
     frame_number: int = 0
+    reads: int = 0              # cards read so far (each costs the reader's time)
     paused: bool = False
     _empty_play: int = 0
     _zone_sets: dict[str, tuple[tuple[int, ...], int]] = field(default_factory=dict)
@@ -237,6 +238,7 @@ class Tracker:
                     or track.unsure_sent or track.zone is None:
                 continue
             reading = identify(straighten(frame, track.corners), self.deck)
+            self.reads += 1
             zone = track.zone
             previous, track.last = track.last, reading.card
             if reading.card is not None and (reading.card == previous
