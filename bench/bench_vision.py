@@ -320,15 +320,7 @@ def unseen_speed(folder: Path, rng: np.random.Generator, frames: int = 80) -> di
     scene = cloth_scene(faces, CLOTHS["blue"], rng)
     empty = MatScene.create(mat_layout(4), faces, rng, effects=Effects(slide_frames=0),
                             cloth=CLOTHS["blue"])
-    empty.camera = scene.camera
-    calibration = calibrate(empty.render(), mat_layout(4))
-    shots = [scene.render() for _ in range(8)]
-    tracker = Tracker(calibration, clock=lambda: 0.0)
-    times = []
-    for i in range(frames):
-        start = time.process_time()
-        tracker.update(shots[i % len(shots)])
-        times.append(time.process_time() - start)
+    times, tracker, shots = _track_timed(scene, empty, frames)
     baseline = baseline_reader(faces)
     start = time.process_time()
     for i in range(frames):
@@ -343,6 +335,15 @@ def speed(deck: str, rng: np.random.Generator, frames: int = 80) -> tuple[float,
     card is read within the first frames) and in the steady state after that."""
     scene = twelve_card_scene(deck, rng)
     empty = MatScene.create(mat_layout(4), deck, rng, effects=Effects(slide_frames=0))
+    times, _, _ = _track_timed(scene, empty, frames)
+    return frames / sum(times), (frames - 20) / sum(times[20:])
+
+
+def _track_timed(scene: MatScene, empty: MatScene, frames: int
+                 ) -> tuple[list[float], Tracker, list[np.ndarray]]:
+    """A fresh tracker, calibrated on the empty mat seen by the scene's camera, fed `frames`
+    frames (8 renders of the scene in turn): the CPU time of each update, the tracker, the
+    renders."""
     empty.camera = scene.camera
     calibration = calibrate(empty.render(), mat_layout(4))
     shots = [scene.render() for _ in range(8)]
@@ -352,7 +353,7 @@ def speed(deck: str, rng: np.random.Generator, frames: int = 80) -> tuple[float,
         start = time.process_time()
         tracker.update(shots[i % len(shots)])
         times.append(time.process_time() - start)
-    return frames / sum(times), (frames - 20) / sum(times[20:])
+    return times, tracker, shots
 
 
 def _ticker() -> Callable[[], float]:

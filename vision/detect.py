@@ -45,6 +45,7 @@ COLOURFUL = 120   # a cloth this saturated (HSV) is told by its hue: within CLOT
 CLOTH_HUE = 12    # and more saturated than a card's white
 ROW_FILL = 0.8      # share of each card's place in a row that the blob's hull there covers
 MAX_ROW = 12         # cards side by side that a row of touching cards is cut into
+MAX_CARD_SHARE = 0.4  # no card, nor cards touching, covers more of the frame than this
 MAX_BLOB_CARDS = 14  # a blob bigger than this many cards is not cards (a light table edge)
 SIZE_TOLERANCE = 0.2  # when the card size is known, a quad this far off it is not one card
 EDGE_GROW = 1.5    # px: a card's edge pixels blend with the table, so the white outline is small
@@ -416,7 +417,26 @@ def card_outlines(frame: np.ndarray, min_area_share: float = 0.002) -> list[np.n
     frame = as_bgr(frame)
     if min(frame.shape[:2]) < 2:
         return []
-    return outlines_in_mask(card_mask(shrink(frame)), work_scale(frame), min_area_share)
+    small, scale = shrink(frame), work_scale(frame)
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    found = outlines_in_mask(card_mask(small, hsv), scale, min_area_share)
+    # With no cloth to go by (a photo on a busy background), a card is also whatever is light
+    # and colourless by the frame's own split of dark from light.
+    for quad in outlines_in_mask(plain_card_mask(hsv), scale, min_area_share):
+        middle = quad.mean(axis=0).reshape(1, 1, 2)
+        if not any(cv2.pointPolygonTest(q.reshape(-1, 1, 2), middle[0, 0].tolist(), False) >= 0
+                   for q in found):
+            found.append(quad)
+    return found
+
+
+def plain_card_mask(hsv: np.ndarray) -> np.ndarray:
+    """Pixels lighter than the frame's Otsu split of brightness and colourless enough to be a
+    card's white: 255, else 0 (the whole frame taken as one; see card_mask for a cloth)."""
+    level, _ = cv2.threshold(hsv[:, :, 2], 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    mask = cv2.inRange(hsv, (0, 0, max(level, float(MIN_WHITE))), (180, 105, 255))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _KERNEL5)
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, _KERNEL3)
 
 
 def outlines_in_mask(mask: np.ndarray, scale: float, min_area_share: float = 0.002,
@@ -434,6 +454,9 @@ def outlines_in_mask(mask: np.ndarray, scale: float, min_area_share: float = 0.0
         # The hull's area: a court card's white may be only a thin frame round its picture,
         # and where a dim corner of the lamp breaks that frame, the outline is a "C".
         area = cv2.contourArea(cv2.convexHull(contour))
+        if area > MAX_CARD_SHARE * mask.size:   # the cloth itself, or the table beyond it
+            log.debug("skipped a blob of %.0f %% of the frame: not a card", 100 * area / mask.size)
+            continue
         if area < min_area:
             if area > min_area / 4:
                 pieces.append((area, contour))
