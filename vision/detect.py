@@ -45,7 +45,7 @@ COLOURFUL = 120   # a cloth this saturated (HSV) is told by its hue: within CLOT
 CLOTH_HUE = 12    # and more saturated than a card's white
 ROW_FILL = 0.8      # share of each card's place in a row that the blob's hull there covers
 MAX_ROW = 12         # cards side by side that a row of touching cards is cut into
-MAX_CARD_SHARE = 0.4  # no card, nor cards touching, covers more of the frame than this
+MAX_CARD_SHARE = 0.4  # no one card covers more of the frame than this
 MAX_BLOB_CARDS = 14  # a blob bigger than this many cards is not cards (a light table edge)
 SIZE_TOLERANCE = 0.2  # when the card size is known, a quad this far off it is not one card
 EDGE_GROW = 1.5    # px: a card's edge pixels blend with the table, so the white outline is small
@@ -454,8 +454,8 @@ def outlines_in_mask(mask: np.ndarray, scale: float, min_area_share: float = 0.0
         # The hull's area: a court card's white may be only a thin frame round its picture,
         # and where a dim corner of the lamp breaks that frame, the outline is a "C".
         area = cv2.contourArea(cv2.convexHull(contour))
-        if area > MAX_CARD_SHARE * mask.size:   # the cloth itself, or the table beyond it
-            log.debug("skipped a blob of %.0f %% of the frame: not a card", 100 * area / mask.size)
+        if area > MAX_CARD_SHARE * mask.size:   # not one card: cards on a white ground?
+            left_over.append((area, contour))
             continue
         if area < min_area:
             if area > min_area / 4:
