@@ -1,11 +1,14 @@
 """Finding cards in a frame: `find_cards(frame, deck=None) -> list[Detection]`.
 
-Cards are the bright, colourless shapes on a darker or coloured surface. A large frame is
-searched at half size; each outline is checked for a card's shape, its sides are fitted as
-straight lines (so rounded corners do not pull the corners in). Cards that touch or overlap a
-little are pulled apart by eroding the shape until it falls into card-sized pieces, or, where
-their edges touch along a stretch, by cutting it at its deepest notch; a card whose white fell
-apart into pieces (a court picture reaching its edge) is put back together.
+Cards are the colourless shapes clearly lighter than the cloth round them, whatever its colour
+(`cloth_colour`, `card_mask`); find_cards also takes the frame's own split of light from dark,
+for frames with no one cloth. A large frame is searched at half size; each outline is checked
+for a card's shape, its sides are fitted as straight lines (so rounded corners do not pull the
+corners in). Cards that touch or overlap a little are pulled apart: a row of them is cut into
+cards of the cards' size, other clumps by eroding the shape until it falls into card-sized
+pieces, or, where their edges touch along a stretch, by cutting it at its deepest notch; a card
+whose white fell apart into pieces (a court picture reaching its edge) is put back together.
+No frame makes it raise: a geometric step that fails skips its blob (debug log).
 """
 
 from __future__ import annotations
