@@ -164,6 +164,12 @@ def _lines(source: str) -> Iterator[tuple[int, str]]:
 
 
 def _history(args: argparse.Namespace) -> int:
+    if not _readable(args.db):
+        if args.game is not None:
+            raise CommandError(f"there is no game {args.game}: {default_path()} has no games "
+                               "yet")
+        print(f"no games yet in {default_path()}")
+        return 0
     with _open(args.db) as journal:
         if args.game is not None:
             _print_journal(journal, args.game)
@@ -183,6 +189,9 @@ def _history(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
+    if not _readable(args.db):
+        raise CommandError(f"{default_path()} has no game yet; start one with "
+                           "`pinochle-table new` or `pinochle-table run`")
     with _open(args.db) as journal:
         if args.format == "records":
             text = records_csv(journal_records(journal))
@@ -201,6 +210,15 @@ def _export(args: argparse.Namespace) -> int:
 
 
 # -- helpers ---------------------------------------------------------------------------------
+
+def _readable(path: Path | None) -> bool:
+    """Whether a command that only reads has a journal to read: False for a missing default
+    one; a --db that names no file is a mistake, said before anything is created."""
+    if path is not None and not path.exists():
+        raise CommandError(f"there is no journal at {path}: check the --db path (the table "
+                           f"keeps its games in {default_path()})")
+    return (path or default_path()).exists()
+
 
 def _repair(args: argparse.Namespace) -> int:
     path = args.db or default_path()
@@ -234,7 +252,7 @@ def _open(path: Path | None, exclusive: bool = False) -> Iterator[Journal]:
 def _seat(text: str, names: list[str]) -> int:
     if text in names:
         return names.index(text)
-    if text.isdigit() and 1 <= int(text) <= len(names):
+    if text.isascii() and text.isdigit() and 1 <= int(text) <= len(names):
         return int(text) - 1
     raise CommandError(f"--dealer must be one of {', '.join(names)} or a seat number "
                        f"1..{len(names)}, not {text!r}")
