@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from table.cli_common import CommandError, db_argument, option_pairs
-from table.export import game_json, score_sheet
+from table.export import game_json, journal_records, records_csv, score_sheet
 from table.journal import AlertRecord, GameRecord, Journal, JournalError, default_path
 from table.json_limits import MAX_DEPTH, too_deep
 from table.rules import (
@@ -79,10 +79,11 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     repair.set_defaults(handler=_repair)
 
     export = sub.add_parser(
-        "export", help="export a game as JSON or a CSV score sheet",
+        "export", help="export a game as JSON or a CSV score sheet, or the players' records",
         description="Write a game out: everything as JSON, or the score sheet as CSV.")
     export.add_argument("--game", type=int, metavar="N", help="the game (default: the last one)")
-    export.add_argument("--format", choices=("json", "csv"), default="json")
+    export.add_argument("--format", choices=("json", "csv", "records"), default="json",
+                        help="records: every player's record across the journal's games (CSV)")
     export.add_argument("--output", "-o", metavar="FILE", help="write here (default: stdout)")
     db_argument(export)
     export.set_defaults(handler=_export)
@@ -163,6 +164,12 @@ def _lines(source: str) -> Iterator[tuple[int, str]]:
 
 
 def _history(args: argparse.Namespace) -> int:
+    if not _readable(args.db):
+        if args.game is not None:
+            raise CommandError(f"there is no game {args.game}: {default_path()} has no games "
+                               "yet")
+        print(f"no games yet in {default_path()}")
+        return 0
     with _open(args.db) as journal:
         if args.game is not None:
             _print_journal(journal, args.game)
@@ -182,12 +189,16 @@ def _history(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
+    if not _readable(args.db):
+        raise CommandError(f"{default_path()} has no game yet; start one with "
+                           "`pinochle-table new` or `pinochle-table run`")
     with _open(args.db) as journal:
-        game_id = args.game if args.game is not None else _last_id(journal)
-        if args.format == "json":
-            text = json.dumps(game_json(journal, game_id), indent=2, ensure_ascii=False) + "\n"
+        if args.format == "records":
+            text = records_csv(journal_records(journal))
         else:
-            text = score_sheet(journal, game_id)
+            game_id = args.game if args.game is not None else _last_id(journal)
+            text = (json.dumps(game_json(journal, game_id), indent=2, ensure_ascii=False) + "\n"
+                    if args.format == "json" else score_sheet(journal, game_id))
     if args.output:
         try:
             Path(args.output).write_text(text, encoding="utf-8")
@@ -199,6 +210,15 @@ def _export(args: argparse.Namespace) -> int:
 
 
 # -- helpers ---------------------------------------------------------------------------------
+
+def _readable(path: Path | None) -> bool:
+    """Whether a command that only reads has a journal to read: False for a missing default
+    one; a --db that names no file is a mistake, said before anything is created."""
+    if path is not None and not path.exists():
+        raise CommandError(f"there is no journal at {path}: check the --db path (the table "
+                           f"keeps its games in {default_path()})")
+    return (path or default_path()).exists()
+
 
 def _repair(args: argparse.Namespace) -> int:
     path = args.db or default_path()
@@ -232,7 +252,7 @@ def _open(path: Path | None, exclusive: bool = False) -> Iterator[Journal]:
 def _seat(text: str, names: list[str]) -> int:
     if text in names:
         return names.index(text)
-    if text.isdigit() and 1 <= int(text) <= len(names):
+    if text.isascii() and text.isdigit() and 1 <= int(text) <= len(names):
         return int(text) - 1
     raise CommandError(f"--dealer must be one of {', '.join(names)} or a seat number "
                        f"1..{len(names)}, not {text!r}")

@@ -4,23 +4,13 @@
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 from typing import Any
 
 from table.cli_common import CommandError
+from table.settings import config_dir  # the settings folder: table.toml, calibration, deck
 
 CAMERA_SETTINGS = "camera.json"   # beside the calibration: what calibrate fixed on the camera
-
-
-def config_dir() -> Path:
-    """The table's settings folder: $PINOCHLE_CONFIG (the service sets it), else
-    $XDG_CONFIG_HOME/pinochle-table, else ~/.config/pinochle-table. calibrate and enroll
-    save there, and `run` reads from there (with what the table learnt of the deck)."""
-    if os.environ.get("PINOCHLE_CONFIG"):
-        return Path(os.environ["PINOCHLE_CONFIG"])
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "pinochle-table"
 
 
 def default_calibration() -> Path:
@@ -52,9 +42,14 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
                        description="Write the mat to print: ArUco markers in the corners, each "
                        "seat's play spot and meld area, the kitty in the middle.")
     p.add_argument("--seats", type=int, choices=(3, 4), default=3)
-    p.add_argument("--dpi", type=int, default=300, help="print resolution (default 300)")
+    p.add_argument("--paper", choices=("full", "a4", "letter"), default="full",
+                   help="full: one page the mat's size (a print shop); a4, letter: tiled on "
+                        "home-printer sheets with cut marks (PDF only)")
+    p.add_argument("--dpi", type=int, default=300, help="PNG resolution (default 300); the "
+                   "PDF is vector, sharp at any size")
     p.add_argument("--out", default=None,
-                   help="file to write, .pdf or .png (default mat-3-seats.pdf)")
+                   help="file to write, .pdf or .png (default mat-3-seats.pdf, or "
+                        "mat-3-seats-a4.pdf when tiled)")
     p.set_defaults(handler=_print_mat)
 
     c = sub.add_parser("calibrate", help="find the mat in the camera's view and save it",
@@ -78,18 +73,24 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
 def _print_mat(args: argparse.Namespace) -> int:
     from .mat import mat_layout, mount_height_mm, write_mat
 
-    out = args.out or f"mat-{args.seats}-seats.pdf"
+    tiled = args.paper != "full"
+    out = args.out or f"mat-{args.seats}-seats{'-' + args.paper if tiled else ''}.pdf"
     if not out.lower().endswith((".pdf", ".png")):
         raise CommandError(f"--out must end in .pdf or .png, not {out!r}")
+    if tiled and not out.lower().endswith(".pdf"):
+        raise CommandError(f"--paper {args.paper} tiles a PDF: give an --out ending in .pdf")
     if not 50 <= args.dpi <= 600:
         raise CommandError("--dpi must be between 50 and 600")
     layout = mat_layout(args.seats)
     try:
-        write_mat(layout, out, args.dpi)
+        write_mat(layout, out, args.dpi, args.paper)
     except OSError as exc:
         raise CommandError(f"cannot write {out}: {exc}") from None
-    print(f"wrote {out}: {layout.width:.0f} x {layout.height:.0f} mm at {args.dpi} dpi "
-          f"({args.seats} seats). Print it true to size (no 'fit to page').")
+    how = f"at {args.dpi} dpi" if out.lower().endswith(".png") else \
+        (f"on {args.paper.upper() if args.paper == 'a4' else 'Letter'} sheets with cut marks"
+         if tiled else "as a vector PDF")
+    print(f"wrote {out}: {layout.width:.0f} x {layout.height:.0f} mm {how} "
+          f"({args.seats} seats). Print it true to size (100 %, no 'fit to page').")
     print(f"Hang a Pi Camera Module 3 about {mount_height_mm(layout) / 10:.0f} cm above the "
           f"mat (the Wide model: {mount_height_mm(layout, 102, 67) / 10:.0f} cm).")
     return 0

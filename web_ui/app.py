@@ -26,7 +26,7 @@ from werkzeug.exceptions import HTTPException
 from table.journal import Journal
 from table.session import Session
 
-from . import api, pages, stream
+from . import api, games, pages, stream
 from .camera import CameraView
 from .context import EXTENSION, StartGame, WebTable, web_table
 from .guard import install_guards
@@ -65,6 +65,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(games.bp)
     app.register_blueprint(stream.bp)
     app.register_error_handler(HTTPException, api.http_error)
     return app

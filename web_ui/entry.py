@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from table.rules import Card, Game, Rank, Scoring, Suit
+from table.rules import Card, Game, Phase, Rank, Scoring, Suit
 from table.rules.expected import Due
 
 # the order of the page's card pickers: one row per suit, high to low
@@ -29,6 +29,15 @@ def faces(nines: bool) -> list[str]:
     """The faces of the deck ("AS", "10S" ...): 24, or 20 without nines (the double deck)."""
     return [str(Card(Suit.parse(s), r)) for s in _SUITS for r in _RANKS
             if nines or r is not Rank.NINE]
+
+
+def gone(game: Game) -> list[str]:
+    """Faces whose every copy has been played this hand (the card pickers dim them)."""
+    played = [c for t in game.tricks for _, c in t]
+    if game.trick and not game.trick_full:
+        played += [c for _, c in game.trick]
+    copies = game.rules.copies
+    return sorted({str(c) for c in played if played.count(c) >= copies})
 
 
 def _due(due: Due | None, **extra: Any) -> dict[str, Any] | None:
@@ -64,7 +73,10 @@ def card_entry(game: Game) -> dict[str, Any]:
         "meld": list(x.meld),
         "bury": _due(x.bury),
         "pass": _due(x.passing),
-        "gather": x.gather,
+        # not once the hand is scored: the page moves on to the deal (the camera may still)
+        "gather": x.gather and x.phase is Phase.PLAY,
+        "gone": gone(game),
+        "agree": list(x.agree),
         "push": None if push is None else
         {"seat": push.seat, "dealer": push.to_seat, "bid": push.count},
         "draw": None if draw is None else {"seat": draw.seat, "left": draw.count},

@@ -55,4 +55,5 @@ class Expected:
     draw: Due | None = None               # two-handed: whose turn at the stock (count: left)
     piles: tuple[int, ...] = ()           # two-handed: discard piles still to be shown
     claim: tuple[int, ...] = ()           # the seats that may claim the rest now
+    agree: tuple[int, ...] = ()           # one of these must agree with the hand's result
     face_down: Buried | CardsPassed | None = None  # the unseen move owed (hidden hands)

@@ -84,6 +84,12 @@ def test_new_resume_history_export(db: Path, tmp_path: Path,
     assert [h["hand"] for h in data["hands"]] == hands
     assert data["standing"]["scores"] == dict(zip(NAMES, scores, strict=True))
 
+    code, out, _ = _run(capsys, "export", "--format", "records")
+    records = {r[0]: r for r in csv.reader(io.StringIO(out))}
+    assert code == 0 and records["player"][:3] == ["player", "games", "won"]
+    assert {n: records[n][1] for n in NAMES} == {n: "1" for n in NAMES}
+    assert sum(int(records[n][4]) for n in NAMES) == 2  # the two bids taken
+
 
 def test_a_new_game_becomes_the_one_resumed(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _new(capsys)
@@ -168,3 +174,19 @@ def test_a_foreign_journal_is_refused_and_left_alone(tmp_path: Path,
 def test_history_of_an_empty_journal(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _run(capsys, "history")
     assert code == 0 and "no games yet" in out
+
+
+@pytest.mark.parametrize("command", [["history"], ["export"], ["history", "--game", "1"]])
+def test_a_read_command_with_a_mistyped_db_says_so_and_creates_nothing(
+        db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]) -> None:
+    wrong = tmp_path / "typo" / "tabel.sqlite3"
+    code, _, err = _run(capsys, *command, "--db", str(wrong))
+    assert code == 2 and f"there is no journal at {wrong}" in err and "--db" in err
+    assert not wrong.parent.exists() and not db.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_export_with_no_journal_yet_creates_none(db: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = _run(capsys, "export")
+    assert code == 2 and "has no game yet" in err and not db.exists()
