@@ -1,4 +1,5 @@
-"""identify() on stored straightened cards of kdegames' standard deck, in every orientation."""
+"""identify() on stored straightened cards of kdegames' standard deck, in every orientation, and
+the template matching an enrolled deck is read by."""
 
 from __future__ import annotations
 
@@ -125,17 +126,3 @@ def test_template_scores_are_the_coarse_then_fine_search_done_with_opencv(
             best.append(max(found))
         assert scores[card.index] == pytest.approx(float(np.mean(best)), abs=1e-4)
     assert max(scores, key=lambda c: scores[c]) == faces[3][0].index
-
-
-def test_the_middle_of_a_face_tells_its_suit_from_the_other_suits_of_its_rank(
-        standard_crops: dict[Card, np.ndarray]) -> None:
-    from vision.index import to_portrait
-    from vision.profile import builtin_profile
-
-    middles = builtin_profile().middles
-    assert middles is not None
-    for card, img in standard_crops.items():
-        siblings = [c.index for c in standard_crops if c.rank == card.rank]
-        for turn in (None, cv2.ROTATE_180):
-            scores = middles.scores(to_portrait(_turn(img, turn)), siblings)
-            assert max(scores, key=lambda c: scores[c]) == card.index, (card, scores)
