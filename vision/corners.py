@@ -29,8 +29,6 @@ OTHER_RANK, NO_SUIT = 6, 4
 DATA = Path(__file__).resolve().parent / "data"
 MODEL = DATA / "corner_reader.onnx"
 META = DATA / "corner_reader.json"
-REACH = 5                         # pixels the second look cuts the card off, each way
-_SHIFTS = [(dy, dx) for dy in (-REACH, 0, REACH) for dx in (-REACH, 0, REACH) if dy or dx]
 
 
 def prepare(windows: np.ndarray) -> np.ndarray:
@@ -104,20 +102,10 @@ class CornerReader:
         return np.asarray(self.net.forward(), np.float32).reshape(len(windows), -1)
 
     def read(self, card: np.ndarray) -> CornerReading:
-        """Both index corners of a READ_SIZE portrait card, read together. Unless that names a
-        card surely, the card is cut again REACH pixels off each way (an outline found off the
-        card, where cards touch) and the surest reading that names a card is kept."""
-        first = combine(self.logits(corner_windows(card, WINDOW_W, WINDOW_H)))
-        if first.names_card and first.confidence >= self.abstain_below:
-            return first
-        h, w = card.shape[:2]
-        wide = cv2.copyMakeBorder(card, REACH, REACH, REACH, REACH, cv2.BORDER_REPLICATE)
-        windows = np.concatenate([
-            corner_windows(wide[REACH + dy:REACH + dy + h, REACH + dx:REACH + dx + w],
-                           WINDOW_W, WINDOW_H) for dy, dx in _SHIFTS])
-        logits = self.logits(windows).reshape(len(_SHIFTS), 2, -1)
-        naming = [r for r in (first, *(combine(pair) for pair in logits)) if r.names_card]
-        return max(naming, key=lambda r: r.confidence) if naming else first
+        """Both index corners of a READ_SIZE portrait card, read together. (Reading it again
+        cut a few pixels off each way, keeping the surest, named more wrong cards on the
+        calibration decks than it rescued: an unsure card is left to the next frame.)"""
+        return combine(self.logits(corner_windows(card, WINDOW_W, WINDOW_H)))
 
 
 @lru_cache(maxsize=1)

@@ -43,7 +43,7 @@ def test_unseen_decks_are_read_and_never_misread(unseen_crops: Crops) -> None:
              if r.card is not None and r.card != Card.parse(k[1])}
     correct = sum(r.card == Card.parse(k[1]) for k, r in readings.items())
     assert wrong == {}
-    assert correct >= 0.9 * len(crops), \
+    assert correct >= 0.85 * len(crops), \
         f"abstained on {[k for k, r in readings.items() if r.card is None]}"
 
 
