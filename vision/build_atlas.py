@@ -1,8 +1,9 @@
-"""Deck profiles of kdegames decks, for benchmarks and tests (needs kdegames-card-data-kf5 and
-rsvg-convert): what a deck enrolled from clean faces would hold."""
+"""Build vision/data/index_atlas.png, the built-in profile, from the kdegames decks:
+`python -m vision.build_atlas` (needs kdegames-card-data-kf5 and rsvg-convert)."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -11,7 +12,9 @@ import numpy as np
 from table.rules import Card
 
 from .faces import FACE_HEIGHT, FACE_WIDTH, flatten, load_deck, usable_decks
-from .profile import DeckProfile
+from .index import to_portrait
+from .profile import ATLAS, MIDDLES, DeckProfile, save_middles
+from .templates import card_middle
 
 
 def profile_from_decks(decks: Iterable[str], cache_dir: Path | None = None,
@@ -25,6 +28,37 @@ def profile_from_decks(decks: Iterable[str], cache_dir: Path | None = None,
     return DeckProfile.from_cards(name, images)
 
 
+def middles_from_decks(decks: Iterable[str], cache_dir: Path | None = None
+                       ) -> tuple[np.ndarray, np.ndarray]:
+    """The middle of every face of the given kdegames decks, and the card of each."""
+    middles, cards = [], []
+    for deck in decks:
+        for card, face in load_deck(deck, cache_dir).items():
+            middles.append(card_middle(to_portrait(flatten(face))))
+            cards.append(card.index)
+    return np.stack(middles), np.array(cards)
+
+
 def readable_decks(cache_dir: Path | None = None) -> list[str]:
     """The installed kdegames decks whose faces pass every check."""
     return [deck for deck, why in usable_decks(cache_dir=cache_dir).items() if why is None]
+
+
+def main() -> int:
+    reasons = usable_decks()
+    for deck, why in reasons.items():
+        if why is not None:
+            print(f"left out {deck}: {why}")
+    decks = [deck for deck, why in reasons.items() if why is None]
+    if not decks:
+        print("no usable kdegames decks: install kdegames-card-data-kf5", file=sys.stderr)
+        return 1
+    ATLAS.parent.mkdir(parents=True, exist_ok=True)
+    profile_from_decks(decks).save(ATLAS)
+    save_middles(*middles_from_decks(decks), MIDDLES)
+    print(f"wrote {ATLAS} from {len(decks)} decks: {', '.join(decks)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

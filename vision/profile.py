@@ -1,6 +1,7 @@
-"""Deck profiles: a deck's own stored corner indices, the second word when the corner reader
-(corners.py) is unsure. `pinochle-table enroll` makes one for an unusual deck from each of its
-24 faces shown once.
+"""Deck profiles: stored corner indices of decks, the second word when the corner reader
+(corners.py) is unsure. The built-in profile holds the faces of the kdegames decks with ordinary
+indices (vision/data/index_atlas.png); `pinochle-table enroll` makes one for an unusual deck
+from each of its 24 faces shown once.
 
 A profile is saved as one PNG: its stored corner patches in a column, with the card of each
 in a text chunk, so it can be looked at as well as loaded.
@@ -11,6 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -19,8 +21,10 @@ from table.rules import ALL_CARDS, Card
 
 from .index import READ_H, READ_W, STORE_H, STORE_W, corner_windows
 from .matcher import Matcher
-from .templates import Templates
+from .templates import CENTRE_H, CENTRE_W, Middles, Templates
 
+ATLAS = Path(__file__).resolve().parent / "data" / "index_atlas.png"
+MIDDLES = Path(__file__).resolve().parent / "data" / "middle_atlas.png"
 _TEXT_KEY = "pinochle-table-deck"
 
 
@@ -37,6 +41,7 @@ class DeckProfile:
     cards: np.ndarray
     _matcher: Matcher | None = field(default=None, repr=False)
     _templates: Templates | None = field(default=None, repr=False)
+    middles: Middles | None = field(default=None, repr=False)   # faces' middles, if known
 
     def refs(self) -> Matcher:
         """The matcher built from this profile's patches (built once, then kept)."""
@@ -99,3 +104,40 @@ class DeckProfile:
         """Faces of the pinochle deck this profile has not seen."""
         seen = set(self.cards.tolist())
         return [c for c in ALL_CARDS if c.index not in seen]
+
+
+def save_middles(middles: np.ndarray, cards: np.ndarray, path: str | Path) -> None:
+    """Faces' middles (N x CENTRE_H x CENTRE_W grey) as one PNG column, cards in a text chunk."""
+    from PIL import Image, PngImagePlugin
+
+    info = PngImagePlugin.PngInfo()
+    info.add_text(_TEXT_KEY, json.dumps({
+        "cards": [str(Card.from_index(int(c))) for c in cards], "middle": [CENTRE_W, CENTRE_H],
+        "read": [READ_W, READ_H]}))
+    Image.fromarray(middles.reshape(-1, CENTRE_W)).save(path, pnginfo=info, optimize=True)
+
+
+def load_middles(path: str | Path) -> Middles:
+    from PIL import Image
+
+    try:
+        with Image.open(path) as img:
+            meta = json.loads(img.text[_TEXT_KEY])  # type: ignore[attr-defined]
+            column = np.asarray(img.convert("L"))
+    except (OSError, KeyError, ValueError) as exc:
+        raise ProfileError(f"{path} is not a file of faces' middles ({exc})") from None
+    if meta.get("middle") != [CENTRE_W, CENTRE_H] or meta.get("read") != [READ_W, READ_H]:
+        raise ProfileError(f"{path} was written by a different version; rebuild it")
+    cards = np.array([Card.parse(c).index for c in meta["cards"]])
+    return Middles.build(column.reshape(len(cards), CENTRE_H, CENTRE_W), cards)
+
+
+@lru_cache(maxsize=1)
+def builtin_profile() -> DeckProfile:
+    """The profile every deck with ordinary corner indices is read by."""
+    if not ATLAS.exists():
+        raise ProfileError(f"{ATLAS} is missing: run `python -m vision.build_atlas`")
+    profile = DeckProfile.load(ATLAS)
+    if MIDDLES.exists():
+        profile.middles = load_middles(MIDDLES)
+    return profile

@@ -1,12 +1,16 @@
 """Reading one straightened card: `identify(card_image, deck=None) -> Reading`.
 
 The corner reader (corners.py), a small network trained on many deck designs, reads both index
-corners; when it is sure (its calibrated threshold) its card is the reading. When it is not and
-an enrolled or learned deck profile is given, that deck's stored corners have the second word:
+corners; when it is sure (its calibrated threshold) its card is the reading. When it is not, a
+deck profile's stored corners have the second word (an enrolled or learned deck when one is
+given, else the built-in kdegames decks):
 a fast matcher (matcher.py) shortlists the likeliest cards from both index corners; then each
 shortlisted card's stored corners are slid over the card's corners (templates.py), and the best
 correlation, averaged over the two corners, decides. That confidence combines the lead over the
 runner-up with how well the best matches at all; below ABSTAIN the reading names no card.
+Between two cards whose corners differ only in a small pip of one colour (a club's and a
+spade's), or when still unsure, the middles of the faces have the last word where the profile
+holds them.
 """
 
 from __future__ import annotations
@@ -20,14 +24,13 @@ from table.rules import Card
 
 from .corners import corner_reader
 from .index import STORE_H, STORE_W, corner_windows, to_portrait
-from .profile import DeckProfile
-from .templates import WINDOW_H, WINDOW_W, Seen, Templates
+from .profile import DeckProfile, builtin_profile
+from .templates import WINDOW_H, WINDOW_W, Middles, Seen, Templates
 
 ABSTAIN = 0.5          # confidence below which a deck profile's reading names no card
 SHORTLIST = 4          # cards the fast matcher passes on to template matching
 INDEX_INK = 24.0       # grey levels between a corner's paper and its darkest ink, at least
-# Tuned on simulated frames of the kdegames decks (bench/bench_vision.py, other seeds than its
-# figures), when these decks' corners were the built-in profile.
+# Tuned on simulated frames (bench/bench_vision.py, other seeds than the figures in README).
 # The lead is measured along the difference of the two cards' stored corners (Templates.lead):
 # a raw correlation lead means little when the corners differ only in a small suit pip (a
 # club's against a spade's), much when they differ everywhere. Correct readings lead by 0.017
@@ -41,6 +44,12 @@ FIT_MID, FIT_SCALE = 0.87, 0.02      # best correlation: below 0.87 it is hardly
 SECOND_LOOK_FIT = 0.9      # an unsure reading that fits worse than this gets a second look
 REACH = 8                  # pixels further round each corner the second look searches
 SECOND_LOOK_SHORTLIST = 8  # cards it compares: a misplaced corner misleads the fast matcher
+# Still unsure between two cards: the middles of their faces (the big pip of an ace, the pips
+# of a ten, a court picture) decide, if one fits clearly and clearly better (tuned as above).
+MIDDLE_FIT = 0.8           # the middle must correlate at least this well with a stored one
+MIDDLE_LEAD = 0.12         # ... and this much better than the other card's middles
+MIDDLE_CORNER_FIT = 0.85   # and its corners must fit at least this well
+CHECK_BELOW = 0.95         # a reading of one of two look-alikes this sure or less is checked
 
 
 @dataclass(frozen=True)
@@ -55,17 +64,16 @@ class Reading:
 
 def read_card(card: np.ndarray, deck: DeckProfile | None = None) -> Reading:
     """Read a READ_SIZE portrait card (see index.to_portrait): the corner reader, then, if it
-    is unsure, the deck's own stored corners."""
+    is unsure, the stored corners of the deck (or of the built-in decks)."""
     reader = corner_reader()
     seen = reader.read(card)
     candidates = tuple((Card.from_index(i), round(p, 4)) for i, p in seen.ranked_cards(2))
     confidence = round(seen.confidence, 4)
     if seen.names_card and seen.confidence >= reader.abstain_below:
         return Reading(candidates[0][0], confidence, candidates)
-    if deck is not None:
-        by_deck = read_with_profile(card, deck)
-        if by_deck.card is not None:
-            return by_deck
+    by_deck = read_with_profile(card, deck or builtin_profile())
+    if by_deck.card is not None:
+        return by_deck
     return Reading(None, confidence, candidates)
 
 
@@ -86,6 +94,10 @@ def read_with_profile(card: np.ndarray, profile: DeckProfile) -> Reading:
         second, _ = _judge(templates, seen, ranked[:SECOND_LOOK_SHORTLIST])
         if second.confidence > reading.confidence:
             reading = second
+    if profile.middles is not None and len(reading.candidates) == 2 \
+            and (reading.card is None or (reading.confidence <= CHECK_BELOW
+                                          and _look_alike(*(c for c, _ in reading.candidates)))):
+        reading = _by_middles(card, reading, profile.middles)
     if reading.card is not None and not _has_index(card):
         return Reading(None, 0.0, reading.candidates)
     return reading
@@ -97,6 +109,31 @@ def _has_index(card: np.ndarray) -> bool:
     grey = corner_windows(card).mean(axis=3).reshape(2, -1)
     low, high = np.percentile(grey, [5, 95], axis=1)
     return bool((high - low).max() >= INDEX_INK)
+
+
+def _look_alike(first: Card, second: Card) -> bool:
+    """Two cards whose corners differ only in a small pip of the same colour."""
+    return first.rank == second.rank and first.suit.is_red == second.suit.is_red
+
+
+def _by_middles(card: np.ndarray, reading: Reading, middles: Middles) -> Reading:
+    """A reading between two cards, settled by the middles of their faces when they differ
+    clearly (an unsure one named, a sure one of two look-alikes overruled); otherwise the
+    reading as it was."""
+    (first, fit), (second, _) = reading.candidates
+    scores = middles.scores(card, [first.index, second.index])
+    best, other = (first, second) if scores[first.index] >= scores[second.index] \
+        else (second, first)
+    lead = scores[best.index] - scores[other.index]
+    corner_fit = fit if best == first else reading.candidates[1][1]
+    if scores[best.index] < MIDDLE_FIT or lead < MIDDLE_LEAD or corner_fit < MIDDLE_CORNER_FIT:
+        if reading.card is not None and best != reading.card and lead >= MIDDLE_LEAD / 2:
+            # The middles lean against the corners' choice: not sure enough to name either.
+            return Reading(None, 0.0, reading.candidates)
+        return reading
+    confidence = _logistic((lead - MIDDLE_LEAD) / 0.02) * 0.5 + 0.5
+    ranked = reading.candidates if best == first else reading.candidates[::-1]
+    return Reading(best, round(confidence, 4), ranked)
 
 
 def _judge(templates: Templates, seen: Seen, shortlist: list[int]) -> tuple[Reading, float]:
@@ -130,7 +167,7 @@ def _judge(templates: Templates, seen: Seen, shortlist: list[int]) -> tuple[Read
 def identify(card_image: np.ndarray, deck: DeckProfile | None = None) -> Reading:
     """Read a BGR image of one card, cropped to its outline and straightened, in any of the
     four right-angle orientations; `deck` is an enrolled or learned profile, the second word
-    when the corner reader is unsure."""
+    when the corner reader is unsure (default: the built-in kdegames decks)."""
     return read_card(to_portrait(card_image), deck)
 
 

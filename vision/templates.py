@@ -202,3 +202,54 @@ def _shift_tables(side: int) -> tuple[np.ndarray, np.ndarray]:
             xs = np.clip([x - 1, x, x + 1], 0, side - 1)
             around[grid[y, x]] = grid[np.ix_(ys, xs)].ravel()
     return coarse, around
+
+
+
+CENTRE_W, CENTRE_H = 60, 90       # the stored middle of a READ_SIZE card (grey)
+CENTRE_REACH = 6                  # pixels the middle may sit off, each way
+
+
+def card_middle(card: np.ndarray, reach: int = 0) -> np.ndarray:
+    """The grey middle of a READ_SIZE portrait card, `reach` pixels more each way."""
+    h, w = card.shape[:2]
+    x0, y0 = (w - CENTRE_W) // 2 - reach, (h - CENTRE_H) // 2 - reach
+    grey = cv2.cvtColor(card, cv2.COLOR_BGR2GRAY)
+    return np.ascontiguousarray(grey[y0:y0 + CENTRE_H + 2 * reach, x0:x0 + CENTRE_W + 2 * reach])
+
+
+def _detail(middle: np.ndarray) -> np.ndarray:
+    """The pips and pictures of a middle without the light across it (a face's printed
+    shading, the lamp), lightly blurred: what tells one card's middle from another's."""
+    grey = middle.astype(np.float32)
+    return _smooth(grey - _smooth(grey, 6.0), 1.0)
+
+
+@dataclass(frozen=True)
+class Middles:
+    """Stored middles of card faces (the big pips of aces and tens, the court pictures),
+    grouped by card index: a second opinion between two cards whose corners look alike
+    at camera resolution (Tigullio's club and spade pips)."""
+
+    by_card: dict[int, list[np.ndarray]]
+
+    @classmethod
+    def build(cls, middles: np.ndarray, cards: np.ndarray) -> Middles:
+        """From `card_middle`s of faces (N x CENTRE_H x CENTRE_W) and their card indices."""
+        out: dict[int, list[np.ndarray]] = {}
+        for middle, card in zip(middles, cards, strict=True):
+            out.setdefault(int(card), []).append(_detail(middle))
+        return cls(out)
+
+    def scores(self, card: np.ndarray, cards: Sequence[int]) -> dict[int, float]:
+        """Each card's best correlation with the middle of a READ_SIZE card (either way up)."""
+        seen = _detail(card_middle(card, CENTRE_REACH))
+        turned = cv2.rotate(seen, cv2.ROTATE_180)
+        out = {}
+        for c in cards:
+            best = -1.0
+            for stored in self.by_card.get(c, []):
+                for view in (seen, turned):
+                    best = max(best, float(cv2.matchTemplate(view, stored,
+                                                             cv2.TM_CCOEFF_NORMED).max()))
+            out[c] = best
+        return out

@@ -1,5 +1,4 @@
-"""identify() on stored straightened cards of kdegames' standard deck, in every orientation, and
-the template matching an enrolled deck is read by."""
+"""identify() on stored straightened cards of kdegames' standard deck, in every orientation."""
 
 from __future__ import annotations
 
@@ -59,8 +58,8 @@ def test_bad_images_get_a_clear_error() -> None:
 def test_an_outline_found_off_the_card_is_still_read(
         standard_crops: dict[Card, np.ndarray]) -> None:
     # As when a card touches another: the outline takes in a strip of mat on one side and
-    # cuts the card on the other (3.5 mm: more than the corner reader was trained for, so it
-    # abstains on some, but names no wrong card).
+    # cuts the card on the other (3.5 mm: more than the corner reader was trained for; the
+    # built-in decks' stored corners take over).
     read = 0
     for card, img in list(standard_crops.items())[::3]:
         h, w = img.shape[:2]
@@ -71,7 +70,7 @@ def test_an_outline_found_off_the_card_is_still_read(
         reading = identify(shifted)
         assert reading.card in (None, card)
         read += reading.card == card
-    assert read >= 5
+    assert read >= 7
 
 
 def test_the_fast_correlation_is_opencvs() -> None:
@@ -127,3 +126,17 @@ def test_template_scores_are_the_coarse_then_fine_search_done_with_opencv(
             best.append(max(found))
         assert scores[card.index] == pytest.approx(float(np.mean(best)), abs=1e-4)
     assert max(scores, key=lambda c: scores[c]) == faces[3][0].index
+
+
+def test_the_middle_of_a_face_tells_its_suit_from_the_other_suits_of_its_rank(
+        standard_crops: dict[Card, np.ndarray]) -> None:
+    from vision.index import to_portrait
+    from vision.profile import builtin_profile
+
+    middles = builtin_profile().middles
+    assert middles is not None
+    for card, img in standard_crops.items():
+        siblings = [c.index for c in standard_crops if c.rank == card.rank]
+        for turn in (None, cv2.ROTATE_180):
+            scores = middles.scores(to_portrait(_turn(img, turn)), siblings)
+            assert max(scores, key=lambda c: scores[c]) == card.index, (card, scores)
