@@ -78,7 +78,10 @@ for file in "$FIRMWARE"/*.py; do
 done
 if [ ${#modules[@]} -eq 0 ] || [ ! -f "$FIRMWARE/main.py" ]; then die "no firmware in $FIRMWARE"; fi
 
-board=("$mpremote" connect "$port")
+# `resume`: no soft reset on connecting. Ctrl-C hands the board to the REPL with a timer feeding
+# its watchdog (main.py); a soft reset would stop the timer and the watchdog would restart the
+# board in the middle of the copy.
+board=("$mpremote" connect "$port" resume)
 # mkdir fails when the folder is there from an earlier flash: make it only if missing.
 run "${board[@]}" exec "import os
 try:

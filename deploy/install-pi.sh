@@ -17,8 +17,12 @@ SERVICE_USER=pinochle
 SERVICE_GROUPS=(gpio video dialout)        # GPIO chips, the camera, the serial board
 UNIT=pinochle-table.service
 UDEV_RULE=99-pinochle-board.rules
-APT_PACKAGES=(python3-picamera2 python3-opencv python3-numpy python3-pil python3-lgpio python3-threadpoolctl
-              python3-venv rsync)
+# Flask, waitress and pyserial from Debian too: the versions CI's Pi lane tests
+# (deploy/pi-versions.txt). avahi-daemon answers for <hostname>.local, the page's address.
+APT_PACKAGES=(python3-opencv python3-numpy python3-pil python3-lgpio python3-threadpoolctl
+              python3-flask python3-waitress python3-serial avahi-daemon python3-venv rsync)
+# picamera2 without its recommends (the Qt and OpenGL preview windows a headless table never opens)
+APT_NO_RECOMMENDS=(python3-picamera2)
 EXTRA_PIP=(mpremote)                       # flashes the board (deploy/flash-board.sh)
 
 # Run in the installed venv: picamera2 and lgpio import; numpy, OpenCV, Pillow are Debian's.
@@ -66,14 +70,21 @@ else
 fi
 
 say "Debian packages"
-missing=()
-for p in "${APT_PACKAGES[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
-if [ ${#missing[@]} -gt 0 ]; then
+missing_of() { local p; for p in "$@"; do dpkg -s "$p" >/dev/null 2>&1 || echo "$p"; done; }
+mapfile -t missing < <(missing_of "${APT_PACKAGES[@]}")
+mapfile -t missing_lean < <(missing_of "${APT_NO_RECOMMENDS[@]}")
+if [ ${#missing[@]} -gt 0 ] || [ ${#missing_lean[@]} -gt 0 ]; then
     run apt-get update
-    run env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
-else
-    say "all there: ${APT_PACKAGES[*]}"
 fi
+if [ ${#missing[@]} -gt 0 ]; then
+    run env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
+fi
+if [ ${#missing_lean[@]} -gt 0 ]; then
+    run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+        "${missing_lean[@]}"
+fi
+[ ${#missing[@]} -gt 0 ] || [ ${#missing_lean[@]} -gt 0 ] \
+    || say "all there: ${APT_PACKAGES[*]} ${APT_NO_RECOMMENDS[*]}"
 
 say "the service user $SERVICE_USER (groups ${SERVICE_GROUPS[*]})"
 for g in "${SERVICE_GROUPS[@]}"; do
@@ -125,6 +136,15 @@ run systemctl daemon-reload
 run udevadm control --reload-rules
 run udevadm trigger --subsystem-match=tty --action=add
 run systemctl try-restart "$UNIT"   # an update: restart it if it was running
+run systemctl enable --now avahi-daemon   # phones find the table as <hostname>.local
+
+say "the settings ($STATE/table.toml) and the table card"
+# The PIN is made once and saved in table.toml; the card prints it with the address.
+run mkdir -p "$STATE"   # systemd's StateDirectory= makes it too, on the first start
+run chown "$SERVICE_USER:$SERVICE_USER" "$STATE"
+run runuser -u "$SERVICE_USER" -- env PINOCHLE_CONFIG="$STATE" "$VENV/bin/pinochle-table" \
+    print-card --out "$STATE/table-card.pdf"
+address="http://$(hostname).local:8080/"
 
 say "done. Next:"
 cat <<EOF
@@ -133,4 +153,6 @@ cat <<EOF
                                         start the table now and at every boot
   journalctl -u $UNIT -f
                                         its output: the page's address and the table PIN
+  The page: $address (port and PIN: $STATE/table.toml)
+  The table card to print: sudo cp $STATE/table-card.pdf ~/
 EOF

@@ -45,7 +45,8 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     p.set_defaults(handler=_board_check)
 
     p = sub.add_parser("board-flash", help="copy the board's MicroPython program with mpremote")
-    p.add_argument("--port", help="the Pico's device (default: mpremote finds it)")
+    p.add_argument("--port", help="the Pico's device (default: /dev/pinochle-board if there, "
+                   "else mpremote finds it)")
     p.add_argument("--dry-run", action="store_true", help="print the mpremote commands only")
     p.set_defaults(handler=_board_flash)
 
@@ -182,9 +183,22 @@ def _board_check(args: argparse.Namespace) -> int:
 
 # -- flashing -------------------------------------------------------------------------------------
 
-def flash_commands(port: str | None) -> list[list[str]]:
-    """The mpremote calls that put the board's program on a Pico running MicroPython."""
-    base = ["mpremote"] + (["connect", port] if port else [])
+BOARD_DEVICE = "/dev/pinochle-board"  # the udev rule's name for the Pico (deploy/)
+
+
+def find_mpremote() -> str | None:
+    """mpremote from this program's own venv (install-pi.sh puts it there), else on PATH."""
+    beside = Path(sys.executable).parent / "mpremote"
+    return str(beside) if beside.exists() else shutil.which("mpremote")
+
+
+def flash_commands(port: str | None, mpremote: str = "mpremote") -> list[list[str]]:
+    """The mpremote calls that put the board's program on a Pico running MicroPython.
+
+    `resume`: no soft reset on connecting. Ctrl-C hands the running board to the REPL with a
+    timer feeding its watchdog (firmware/main.py); a soft reset would stop that timer and the
+    watchdog would restart the board in the middle of the copy."""
+    base = [mpremote, *(["connect", port] if port else []), "resume"]
     make_dir = (f"import os\ntry:\n os.mkdir('{BOARD_PACKAGE}')\n"
                 "except OSError:\n pass")  # already there from an earlier flash
     calls = [[*base, "exec", make_dir]]
@@ -198,18 +212,23 @@ def flash_commands(port: str | None) -> list[list[str]]:
 def _board_flash(args: argparse.Namespace) -> int:
     from table.cli import CommandError
 
-    calls = flash_commands(args.port)
+    port = args.port or (BOARD_DEVICE if Path(BOARD_DEVICE).exists() else None)
+    mpremote = find_mpremote()
+    calls = flash_commands(port, mpremote or "mpremote")
     if args.dry_run:
         for call in calls:
             print(" ".join(repr(a) if "\n" in a else a for a in call))
         return 0
-    if shutil.which("mpremote") is None:
-        raise CommandError("mpremote is not installed: `pip install mpremote`, or run with "
-                           "--dry-run to see the commands")
+    if mpremote is None:
+        raise CommandError("mpremote is not installed: `pip install mpremote` (install-pi.sh "
+                           "puts it in the table's venv), or run with --dry-run to see the "
+                           "commands")
     for call in calls:
         result = subprocess.run(call, check=False)
         if result.returncode != 0:
-            raise CommandError(f"mpremote failed ({' '.join(call[:4])} ...): is the Pico "
-                               "plugged in, running MicroPython, and not open elsewhere?")
+            where = port or "the Pico mpremote found"
+            raise CommandError(f"mpremote failed ({' '.join(call[1:5])} ...) on {where}: is "
+                               "the Pico plugged in, running MicroPython, and not open "
+                               "elsewhere (sudo systemctl stop pinochle-table)?")
     print("flashed: the board restarts with the new program")
     return 0

@@ -62,7 +62,8 @@ def open_controls(session: SessionPort, wiring: Wiring | None = None, gpio: bool
     try:
         if gpio:
             pins = GpioControls(wiring, panel, pin_factory=factory)
-        connection = BoardConnection(wiring.board, panel).start() if board else None
+        connection = BoardConnection(wiring.board, panel, seats=len(wiring.seats)).start() \
+            if board else None
     except Exception:
         panel.stop()
         if pins is not None:

@@ -6,6 +6,11 @@ and sends the lights and buzzer. Unplugging (a read error, or a board silent pas
 closes the port and it tries again with a growing pause; once linked again the board is sent the
 lights as they should be. Presses the board sent but had no acknowledgement for come again and
 are recognised as replays, so none is lost or doubled.
+
+A press is taken only as the wiring has it: a seat button (BID, PASS) of a seat the wiring has,
+or the table's UNDO ("T"); anything else (`99 UNDO TAP`) is counted as unknown and ignored. A
+HELLO with a resume number far ahead is ignored by the link (see firmware/link.py) and the
+players are told once.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from typing import Any
 from .config import BoardPlace
 from .firmware.board import BUTTON, BUZZ, LEDS
 from .firmware.link import LINKED, Link
-from .language import BUTTONS, GESTURES
+from .language import BUTTONS, GESTURES, UNDO
 from .panel import ControlPanel
 
 log = logging.getLogger(__name__)
@@ -58,10 +63,14 @@ class BoardConnection:
                  backoff: tuple[float, float] = (0.05, 2.0), dead_ms: float = 3500,
                  nonce: str | None = None,
                  on_gesture: Callable[[str, int | None, str, str], object] | None = None,
-                 on_alert: Callable[[str, str, str], object] | None = None) -> None:
+                 on_alert: Callable[[str, str, str], object] | None = None,
+                 seats: int | None = None) -> None:
         """With a `panel`, gestures go to it and it drives the lights; without one, give
-        `on_gesture(source, seat, button, gesture)` and `on_alert(text, source, kind)`."""
+        `on_gesture(source, seat, button, gesture)` and `on_alert(text, source, kind)`.
+        `seats`: how many seats the wiring has (presses of other seats are ignored)."""
         self.place = place
+        self.seats = seats
+        self._far_told = 0
         self.on_gesture = on_gesture or (panel.gesture if panel is not None else None)
         self.on_alert = on_alert or (panel.device_alert if panel is not None else None)
         self.clock = clock
@@ -175,6 +184,7 @@ class BoardConnection:
                 now = self._ms()
                 with self._lock:
                     messages = self._link.receive(data, now) if data else []
+                self._tell_far_resume()
                 for kind, args in messages:
                     try:
                         self._obey(kind, args)
@@ -208,13 +218,32 @@ class BoardConnection:
             self._set_status(f"board linked on {self.port}")
             if not first and self.on_alert is not None:
                 self.on_alert("The button board is back.", SOURCE, "device-connected")
-        elif (kind == BUTTON and len(args) == 3 and args[1] in BUTTONS
-              and args[2] in GESTURES and (args[0] == "T" or args[0].isdigit())):
+        elif kind == BUTTON and len(args) == 3 and args[1] in BUTTONS and args[2] in GESTURES \
+                and self._wired(args[0], args[1]):
             seat = None if args[0] == "T" else int(args[0])
             if self.on_gesture is not None:
                 self.on_gesture(SOURCE, seat, args[1], args[2])
         else:
             self.unknown += 1
+            log.warning("serial board: ignored %s %s (not a button of this wiring)", kind,
+                        " ".join(args)[:60])
+
+    def _wired(self, where: str, button: str) -> bool:
+        """The table's UNDO, or a seat button of a seat the wiring has."""
+        if where == "T":
+            return button == UNDO
+        if button == UNDO or not (where.isascii() and where.isdigit()) or len(where) > 2:
+            return False
+        return self.seats is None or int(where) < self.seats
+
+    def _tell_far_resume(self) -> None:
+        far = self._link.stats.get("far-resume", 0)
+        if far > self._far_told:
+            self._far_told = far
+            if self.on_alert is not None:
+                self.on_alert("The button board's link got a hello that did not fit (a resume "
+                              "number far ahead) and ignored it. If the buttons stop working, "
+                              "unplug the board and plug it in again.", SOURCE, "device-garbled")
 
     def _send_state(self, now: float) -> None:
         """Lights and buzzes for the board (lock held)."""

@@ -17,6 +17,7 @@ from typing import IO, Any
 from table.cli import CommandError, db_argument, option_pairs
 from table.export import game_json, score_sheet
 from table.journal import AlertRecord, GameRecord, Journal, JournalError, default_path
+from table.json_limits import MAX_DEPTH, too_deep
 from table.rules import (
     PRESET_NAMES,
     EventFormatError,
@@ -69,6 +70,14 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     db_argument(history)
     history.set_defaults(handler=_history)
 
+    repair = sub.add_parser(
+        "repair", help="cut damaged games back to their last sound entry",
+        description="When the journal does not match its hashes (changed by something else, or "
+                    "damaged), keep a copy of the file, then cut each damaged game back to its "
+                    "last sound entry so that it can be resumed.")
+    db_argument(repair)
+    repair.set_defaults(handler=_repair)
+
     export = sub.add_parser(
         "export", help="export a game as JSON or a CSV score sheet",
         description="Write a game out: everything as JSON, or the score sheet as CSV.")
@@ -95,7 +104,7 @@ def _new(args: argparse.Namespace) -> int:
         raise CommandError(f"{rules.name} is played by {rules.table_seats} seats: give "
                            f"--seat {rules.table_seats} times (got {len(names)})")
     dealer = _seat(args.dealer, names) if args.dealer else 0
-    with _open(args.db) as journal:
+    with _open(args.db, exclusive=True) as journal:
         session = Session.create(journal, rules, names, dealer)
         print(f"game {session.game_id} started in {journal.path}")
         _print_standing(journal, session.game_id)
@@ -103,7 +112,7 @@ def _new(args: argparse.Namespace) -> int:
 
 
 def _resume(args: argparse.Namespace) -> int:
-    with _open(args.db) as journal:
+    with _open(args.db, exclusive=True) as journal:
         session = Session.resume(journal, args.game)
         refused = 0
         if args.events:
@@ -118,8 +127,11 @@ def _feed(session: Session, source: str) -> int:
     refused = 0
     for line_number, line in _lines(source):
         try:
-            event = event_from_dict(json.loads(line))
-        except (ValueError, EventFormatError) as exc:
+            data = json.loads(line)
+            if too_deep(data):
+                raise ValueError(f"nested more than {MAX_DEPTH} levels deep")
+            event = event_from_dict(data)
+        except (ValueError, RecursionError, EventFormatError) as exc:
             where = "standard input" if source == "-" else source
             raise CommandError(f"{where} line {line_number}: not an event ({exc}); the "
                                "lines before it were taken") from None
@@ -151,6 +163,12 @@ def _lines(source: str) -> Iterator[tuple[int, str]]:
 
 
 def _history(args: argparse.Namespace) -> int:
+    if not _readable(args.db):
+        if args.game is not None:
+            raise CommandError(f"there is no game {args.game}: {default_path()} has no games "
+                               "yet")
+        print(f"no games yet in {default_path()}")
+        return 0
     with _open(args.db) as journal:
         if args.game is not None:
             _print_journal(journal, args.game)
@@ -170,6 +188,9 @@ def _history(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
+    if not _readable(args.db):
+        raise CommandError(f"{default_path()} has no game yet; start one with "
+                           "`pinochle-table new` or `pinochle-table run`")
     with _open(args.db) as journal:
         game_id = args.game if args.game is not None else _last_id(journal)
         if args.format == "json":
@@ -188,11 +209,34 @@ def _export(args: argparse.Namespace) -> int:
 
 # -- helpers ---------------------------------------------------------------------------------
 
-@contextmanager
-def _open(path: Path | None) -> Iterator[Journal]:
-    """The journal named by --db (or the default); its errors become the user's message."""
+def _readable(path: Path | None) -> bool:
+    """Whether a command that only reads has a journal to read: False for a missing default
+    one; a --db that names no file is a mistake, said before anything is created."""
+    if path is not None and not path.exists():
+        raise CommandError(f"there is no journal at {path}: check the --db path (the table "
+                           f"keeps its games in {default_path()})")
+    return (path or default_path()).exists()
+
+
+def _repair(args: argparse.Namespace) -> int:
+    path = args.db or default_path()
     try:
-        journal = Journal(path or default_path())
+        copy, done = Journal.repair(path)
+    except JournalError as exc:
+        raise CommandError(str(exc)) from None
+    print(f"a copy of the journal as it was: {copy}")
+    for line in done or ["nothing was damaged; nothing changed"]:
+        print(line)
+    return 0
+
+
+@contextmanager
+def _open(path: Path | None, exclusive: bool = False) -> Iterator[Journal]:
+    """The journal named by --db (or the default); its errors become the user's message.
+    `exclusive` for commands that write events or games: refused while a table runs on it
+    (that table would otherwise find entries it did not write and refuse every event)."""
+    try:
+        journal = Journal(path or default_path(), exclusive=exclusive)
     except JournalError as exc:
         raise CommandError(str(exc)) from None
     try:
@@ -206,7 +250,7 @@ def _open(path: Path | None) -> Iterator[Journal]:
 def _seat(text: str, names: list[str]) -> int:
     if text in names:
         return names.index(text)
-    if text.isdigit() and 1 <= int(text) <= len(names):
+    if text.isascii() and text.isdigit() and 1 <= int(text) <= len(names):
         return int(text) - 1
     raise CommandError(f"--dealer must be one of {', '.join(names)} or a seat number "
                        f"1..{len(names)}, not {text!r}")

@@ -81,7 +81,11 @@ class Session:
         record = journal.game(game_id)
         self.journal = journal
         self.game_id = game_id
-        self.rules: Rules = record.rules()
+        try:
+            self.rules: Rules = record.rules()
+        except JournalError as exc:  # e.g. an option outside its domain, from an older program
+            raise SessionError(f"{exc}. The journal keeps it; start a new game (`pinochle-table "
+                               "new`, or New game on the page)") from None
         self.names: tuple[str, ...] = record.names
         self.first_dealer = record.first_dealer
         self._clock = clock

@@ -5,6 +5,7 @@ be checked against it to notice a bumped camera or a shifted mat."""
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -59,8 +60,12 @@ class Calibration:
                 "markers": {str(k): v.tolist() for k, v in self.markers.items()}}
 
     def save(self, path: str | Path) -> None:
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        Path(path).write_text(json.dumps(self.to_json(), indent=1))
+        """Write as JSON, atomically: a table switched off meanwhile keeps the old file."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(self.to_json(), indent=1))
+        tmp.replace(path)
 
     @classmethod
     def load(cls, path: str | Path) -> Calibration:

@@ -4,9 +4,12 @@ with seat 0 ("South") at the bottom edge and the seats numbered clockwise."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
+
+from .pdf import Canvas, Document
 
 CARD_MM = (63.0, 88.0)   # a poker-size card, short side first
 MAT_GREEN = (50, 92, 32)  # BGR: a dark felt green that white cards stand out on
@@ -140,14 +143,95 @@ def draw_mat(layout: MatLayout, px_per_mm: float) -> np.ndarray:
     return image
 
 
-def write_mat(layout: MatLayout, path: str, dpi: int = 300) -> None:
-    """Write the printable mat as PNG or PDF (by the file's suffix) at `dpi`, true to size."""
+PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}  # mm, portrait
+PAGE_MARGIN = 12.0  # mm: what home printers leave blank, and room for the cut marks
+
+
+def _rgb(bgr: tuple[int, int, int]) -> tuple[int, int, int]:
+    return bgr[2], bgr[1], bgr[0]
+
+
+def marker_cells(marker_id: int) -> list[tuple[int, int]]:
+    """The black cells (column, row) of a marker's 6 x 6 grid, its black border included."""
+    from .aruco import marker_image
+
+    cell = 10
+    image = marker_image(marker_id, 6 * cell)
+    return [(c, r) for r in range(6) for c in range(6)
+            if image[r * cell + cell // 2, c * cell + cell // 2] < 128]
+
+
+def mat_drawing(layout: MatLayout) -> Canvas:
+    """The mat as vector drawing operations, in mm."""
+    canvas = Canvas().fill(_rgb(MAT_GREEN)).rect(0, 0, layout.width, layout.height)
+    canvas.stroke(_rgb(ZONE_GOLD), 1.5)
+    for zone in layout.zones:
+        canvas.rect(zone.x0, zone.y0, zone.x1 - zone.x0, zone.y1 - zone.y0, "S")
+    for zone in layout.zones:
+        text = "kitty" if zone.seat is None else f"{layout.seat_name(zone.seat)} {zone.area}"
+        canvas.text(zone.x0 + 3, zone.y1 - 4, 7.5, text, _rgb(LABEL_DARK))
+    for marker in layout.markers:
+        q, cell = QUIET_MM, marker.size / 6
+        canvas.fill((255, 255, 255)).rect(marker.x - q, marker.y - q, marker.size + 2 * q,
+                                          marker.size + 2 * q)
+        canvas.fill((0, 0, 0))
+        for c, r in marker_cells(marker.id):
+            # a hair wider than the cell, so neighbouring cells print as one black area
+            canvas.rect(marker.x + c * cell, marker.y + r * cell, cell + 0.01, cell + 0.01)
+    return canvas
+
+
+def mat_pdf(layout: MatLayout, paper: str = "full") -> bytes:
+    """The mat as a vector PDF: one page its own size ("full", for a print shop or a plotter),
+    or tiled onto "a4" or "letter" sheets with cut marks, to trim and butt together."""
+    doc = Document()
+    mat = doc.form("Mat", mat_drawing(layout), layout.width, layout.height)
+    if paper == "full":
+        doc.page(Canvas().place(mat, 0, 0), layout.width, layout.height)
+        return doc.tobytes()
+    if paper not in PAPERS:
+        raise ValueError(f"paper is full, a4 or letter, not {paper!r}")
+    short, long = PAPERS[paper]
+    m = PAGE_MARGIN
+
+    def tiles(page_w: float, page_h: float) -> tuple[int, int]:
+        return (math.ceil(layout.width / (page_w - 2 * m)),
+                math.ceil(layout.height / (page_h - 2 * m)))
+
+    # the orientation that needs fewer sheets
+    page_w, page_h = min(((short, long), (long, short)), key=lambda p: math.prod(tiles(*p)))
+    cols, rows = tiles(page_w, page_h)
+    tile_w, tile_h = page_w - 2 * m, page_h - 2 * m
+    for row in range(rows):
+        for col in range(cols):
+            w = min(tile_w, layout.width - col * tile_w)
+            h = min(tile_h, layout.height - row * tile_h)
+            page = Canvas().place(mat, m - col * tile_w, m - row * tile_h, clip=(m, m, w, h))
+            page.stroke((0, 0, 0), 0.2)
+            for x in (m, m + w):  # cut marks: short lines off each corner, in the margin
+                for y in (m, m + h):
+                    out_x = -1 if x == m else 1
+                    out_y = -1 if y == m else 1
+                    page.line(x + out_x * 2, y, x + out_x * 8, y)
+                    page.line(x, y + out_y * 2, x, y + out_y * 8)
+            page.text(m + 10, m - 4, 3.2, f"pinochle mat, {layout.seats} seats: sheet "
+                      f"{row * cols + col + 1} of {rows * cols}, row {row + 1} column {col + 1}"
+                      " - print at 100 % (no fit to page), cut on the marks, butt the edges")
+            doc.page(page, page_w, page_h)
+    return doc.tobytes()
+
+
+def write_mat(layout: MatLayout, path: str, dpi: int = 300, paper: str = "full") -> None:
+    """Write the printable mat, true to size: a vector PDF (see mat_pdf), or a PNG at `dpi`."""
+    if path.lower().endswith(".pdf"):
+        data = mat_pdf(layout, paper)
+        with open(path, "wb") as f:
+            f.write(data)
+        return
     from PIL import Image
 
     image = draw_mat(layout, dpi / 25.4)
-    pil = Image.fromarray(image[:, :, ::-1].copy())
-    pil.save(path, resolution=float(dpi)) if path.lower().endswith(".pdf") \
-        else pil.save(path, dpi=(dpi, dpi))
+    Image.fromarray(image[:, :, ::-1].copy()).save(path, dpi=(dpi, dpi))
 
 
 def mount_height_mm(layout: MatLayout, hfov_deg: float = 66.0, vfov_deg: float = 41.0,

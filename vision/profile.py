@@ -5,11 +5,17 @@ from each of its 24 faces shown once.
 
 A profile is saved as one PNG: its stored corner patches in a column, with the card of each
 in a text chunk, so it can be looked at as well as loaded.
+
+The table also learns the deck it plays with (vision/learning.py): the corners of cards it has
+seen, kept as a small profile of their own (`learned_from` names the profile they refine) and
+added on top of that profile with `plus`.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -19,7 +25,7 @@ import numpy as np
 
 from table.rules import ALL_CARDS, Card
 
-from .index import READ_H, READ_W, STORE_H, STORE_W, corner_windows
+from .index import READ_H, READ_W, STORE_H, STORE_W, corner_windows, degrade, features
 from .matcher import Matcher
 from .templates import CENTRE_H, CENTRE_W, Middles, Templates
 
@@ -42,6 +48,7 @@ class DeckProfile:
     _matcher: Matcher | None = field(default=None, repr=False)
     _templates: Templates | None = field(default=None, repr=False)
     middles: Middles | None = field(default=None, repr=False)   # faces' middles, if known
+    learned_from: str | None = None   # a learned profile: the fingerprint of the one it refines
 
     def refs(self) -> Matcher:
         """The matcher built from this profile's patches (built once, then kept)."""
@@ -79,10 +86,22 @@ class DeckProfile:
 
         column = self.patches.reshape(-1, STORE_W, 3)
         info = PngImagePlugin.PngInfo()
-        info.add_text(_TEXT_KEY, json.dumps({
-            "name": self.name, "cards": [str(Card.from_index(int(c))) for c in self.cards],
-            "patch": [STORE_W, STORE_H], "read": [READ_W, READ_H]}))
-        Image.fromarray(column[:, :, ::-1].copy()).save(path, pnginfo=info, optimize=True)
+        meta = {"name": self.name, "cards": [str(Card.from_index(int(c))) for c in self.cards],
+                "patch": [STORE_W, STORE_H], "read": [READ_W, READ_H]}
+        if self.learned_from is not None:
+            meta["learned_from"] = self.learned_from
+        info.add_text(_TEXT_KEY, json.dumps(meta))
+        # Written beside the file and then renamed over it: a table switched off while saving
+        # keeps the previous profile whole.
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        try:
+            Image.fromarray(column[:, :, ::-1].copy()).save(tmp, format="PNG", pnginfo=info,
+                                                            optimize=True)
+            tmp.replace(path)
+        finally:
+            tmp.unlink(missing_ok=True)
 
     @classmethod
     def load(cls, path: str | Path) -> DeckProfile:
@@ -96,14 +115,63 @@ class DeckProfile:
             raise ProfileError(f"{path} is not a deck profile written by enroll ({exc})") from None
         if meta.get("patch") != [STORE_W, STORE_H] or meta.get("read") != [READ_W, READ_H]:
             raise ProfileError(f"{path} was written by a different version; enroll again")
-        cards = np.array([Card.parse(c).index for c in meta["cards"]])
-        patches = np.ascontiguousarray(column).reshape(len(cards), STORE_H, STORE_W, 3)
-        return cls(str(meta["name"]), patches, cards)
+        try:
+            cards = np.array([Card.parse(c).index for c in meta["cards"]], np.int64)
+            patches = np.ascontiguousarray(column).reshape(len(cards), STORE_H, STORE_W, 3)
+        except ValueError as exc:
+            raise ProfileError(f"{path} is damaged ({exc}); enroll again") from None
+        learned_from = meta.get("learned_from")
+        return cls(str(meta["name"]), patches, cards,
+                   learned_from=str(learned_from) if learned_from is not None else None)
 
     def missing(self) -> list[Card]:
         """Faces of the pinochle deck this profile has not seen."""
         seen = set(self.cards.tolist())
         return [c for c in ALL_CARDS if c.index not in seen]
+
+    def fingerprint(self) -> str:
+        """A short digest of the stored corners: which profile a learned one refines."""
+        digest = hashlib.sha1(np.ascontiguousarray(self.patches).tobytes()
+                              + self.cards.astype(np.int64).tobytes())
+        return digest.hexdigest()[:16]
+
+    def plus(self, learned: DeckProfile) -> DeckProfile:
+        """This profile with the corners of `learned` added (the table's own cards on top of
+        the profile they refine). The matcher is this profile's, extended with the added
+        corners rather than trained anew (which takes seconds); the faces' middles are kept."""
+        if not len(learned.cards):
+            return self
+        combined = DeckProfile(self.name, np.concatenate([self.patches, learned.patches]),
+                               np.concatenate([self.cards, learned.cards]).astype(np.int64),
+                               middles=self.middles)
+        combined._matcher = _extended(self.refs(), learned.patches, learned.cards)
+        return combined
+
+
+LEARNED_COPIES = 12   # camera-like copies of each added corner (as Matcher.train makes)
+
+
+def _extended(matcher: Matcher, patches: np.ndarray, cards: np.ndarray) -> Matcher:
+    """`matcher` with camera-like copies of more stored corners, projected the way it projects
+    its own; nearest-copy distances then find them as they find the trained ones."""
+    feats = np.concatenate([_copies(np.ascontiguousarray(p).tobytes()) for p in patches])
+    added = (feats - matcher.mean) @ matcher.project
+    labels = np.concatenate([np.repeat(matcher.cards, np.diff(np.append(matcher.starts,
+                                                                         len(matcher.refs)))),
+                             np.repeat(cards, LEARNED_COPIES)])
+    refs = np.concatenate([matcher.refs, added.astype(np.float32)])
+    order = np.argsort(labels, kind="stable")
+    kinds = np.unique(labels)
+    return Matcher(matcher.mean, matcher.project, refs[order],
+                   np.searchsorted(labels[order], kinds), kinds)
+
+
+@lru_cache(maxsize=256)   # a learned profile holds at most 24 x KEEP_PER_CARD x 2 corners
+def _copies(patch: bytes) -> np.ndarray:
+    """Features of camera-like copies of one stored corner (its bytes): a profile learnt
+    card by card makes them once for each corner, not again at every card."""
+    corner = np.frombuffer(patch, np.uint8).reshape(STORE_H, STORE_W, 3)
+    return features(degrade(corner, np.random.default_rng(0), LEARNED_COPIES))
 
 
 def save_middles(middles: np.ndarray, cards: np.ndarray, path: str | Path) -> None:

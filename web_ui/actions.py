@@ -11,6 +11,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from table.json_limits import MAX_DEPTH, too_deep
 from table.rules import (
     PRESET_NAMES,
     BidMade,
@@ -19,6 +20,7 @@ from table.rules import (
     CardParseError,
     CardPlayed,
     CardsPassed,
+    Claimed,
     Conceded,
     Corrected,
     Event,
@@ -30,6 +32,7 @@ from table.rules import (
     Passed,
     PushedToDealer,
     Rules,
+    StockDrawn,
     Suit,
     TrickGathered,
     TrumpNamed,
@@ -37,12 +40,14 @@ from table.rules import (
     UnknownPresetError,
     event_from_dict,
     in_effect,
+    next_game_dealer,
     preset,
     with_options,
 )
 from table.rules.game import Game, Phase
 
 from .entry import next_pass
+from .guard import whole_number
 from .state import next_dealer
 
 SOURCE = "web"
@@ -64,8 +69,8 @@ def _web(event: Event) -> Event:
 
 def _int(body: Mapping[str, Any], key: str, what: str) -> int:
     value = body.get(key)
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        value = int(value)
+    if isinstance(value, str) and whole_number(value) is not None:
+        value = whole_number(value)
     if isinstance(value, bool) or not isinstance(value, int):
         raise ActionError(400, f"give {what} as a whole number in {key!r}")
     return value
@@ -81,8 +86,8 @@ def _seat(body: Mapping[str, Any], game: Game, default: int | None, what: str) -
         return default
     if isinstance(value, str) and value in names:
         return names.index(value)
-    if isinstance(value, str) and value.isdigit():
-        value = int(value)
+    if isinstance(value, str) and whole_number(value) is not None:
+        value = whole_number(value)
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < len(names):
         raise ActionError(400, f"no seat {value!r} at this table; seats are 0..{len(names) - 1}"
                                f" ({', '.join(names)})")
@@ -137,8 +142,34 @@ def trump(body: Mapping[str, Any], game: Game) -> Event:
                       suit=_suit(body.get("suit")), source=SOURCE)
 
 
+def _yes(body: Mapping[str, Any], key: str, default: bool | None = None) -> bool:
+    value = body.get(key, default)
+    if not isinstance(value, bool):
+        raise ActionError(400, f"say {key!r}: true or false")
+    return value
+
+
 def concede(body: Mapping[str, Any], game: Game) -> Event:
-    return Conceded(seat=_seat(body, game, game.declarer, "concession"), source=SOURCE)
+    """The declaring side gives up; `agreed`: everybody agrees to throw the hand in (002)."""
+    return Conceded(seat=_seat(body, game, game.declarer, "concession"),
+                    agreed=_yes(body, "agreed", False), source=SOURCE)
+
+
+def draw(body: Mapping[str, Any], game: Game) -> Event:
+    """Two-handed: the seat to draw kept the top card (`keep`: true) or rejected it; `kept`
+    and `discarded` name the cards where the player enters his own draw."""
+    kept = body.get("kept")
+    discarded = body.get("discarded")
+    return StockDrawn(seat=_seat(body, game, game.turn, "draw"), kept_first=_yes(body, "keep"),
+                      kept=None if kept is None else _card(kept),
+                      discarded=None if discarded is None else _card(discarded), source=SOURCE)
+
+
+def claim(body: Mapping[str, Any], game: Game) -> Event:
+    """A seat claims the rest of the hand for its side (`lost`: the declaring side
+    acknowledges defeat instead). The seat is always named."""
+    return Claimed(seat=_seat(body, game, None, "claim"), lost=_yes(body, "lost", False),
+                   source=SOURCE)
 
 
 def deal(body: Mapping[str, Any], game: Game) -> Event:
@@ -205,7 +236,10 @@ def push(body: Mapping[str, Any], game: Game) -> Event:
 
 
 def undo(body: Mapping[str, Any], game: Game) -> Event:
-    return Undone(source=SOURCE)
+    """Take back move number `target` (the page sends the last move's number, so a double tap
+    or a second phone cannot take back a second move)."""
+    return Undone(target=_int(body, "target", "the number of the move to undo (the last "
+                                              "move's number)"), source=SOURCE)
 
 
 def correct(body: Mapping[str, Any], game: Game, accepted: Sequence[tuple[int, Event]]
@@ -236,6 +270,8 @@ def event(data: Any) -> Event:
     """Any table event written as JSON (as the journal and `pinochle-table resume` take it)."""
     if not isinstance(data, dict):
         raise ActionError(400, "send the event as a JSON object with its 'type'")
+    if too_deep(data):
+        raise ActionError(400, f"the event is nested more than {MAX_DEPTH} levels deep")
     try:
         return _web(event_from_dict(data))
     except (EventFormatError, ValueError) as exc:
@@ -268,8 +304,11 @@ def confirm_card(card_text: Any, candidates: Sequence[str], seat: int | None,
     return CardPlayed(seat=seat, card=card, source=SOURCE)
 
 
-def new_game(body: Mapping[str, Any]) -> tuple[Rules, list[str], int]:
-    """The rules, seat names and first dealer of a game to start."""
+def new_game(body: Mapping[str, Any], previous: Game | None = None
+             ) -> tuple[Rules, list[str], int]:
+    """The rules, seat names and first dealer of a game to start. Without a `dealer`, the
+    same players starting the same variant again after `previous` was won follow its rule
+    for the next game's first dealer (000: the winner deals)."""
     name = body.get("preset")
     try:
         rules = preset(name) if isinstance(name, str) else None
@@ -298,7 +337,10 @@ def new_game(body: Mapping[str, Any]) -> tuple[Rules, list[str], int]:
         raise ActionError(400, f"keep names to {NAME_LONGEST} letters")
     if len(set(names)) != len(names):
         raise ActionError(400, "give each seat a different name")
-    dealer = body.get("dealer", 0)
+    follows = previous is not None and previous.rules == rules and \
+        list(previous.names) == names
+    first = next_game_dealer(previous) if previous is not None and follows else None
+    dealer = body.get("dealer", 0 if first is None else first)
     if isinstance(dealer, str) and dealer in names:
         dealer = names.index(dealer)
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < seats:

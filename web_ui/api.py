@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
@@ -18,6 +19,7 @@ from table.session import Session, SessionError
 from . import actions
 from .actions import ActionError
 from .app import web_table
+from .guard import BadInput, json_body, whole_number
 from .pin import HEADER
 from .words import describe
 
@@ -44,23 +46,24 @@ def http_error(exc: HTTPException) -> Reply | HTTPException:
     return _error(exc.code or 500, exc.description or exc.name)
 
 
+@bp.errorhandler(BadInput)
+def _bad_input(exc: BadInput) -> Reply:
+    return _error(exc.status, exc.message)
+
+
 def _body() -> dict[str, Any]:
-    if not request.content_length:
-        return {}
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict):
-        raise ActionError(400, "send a JSON object (Content-Type: application/json)")
-    return data
+    return json_body()
 
 
 def needs_pin(view: View) -> View:
-    """Refuse the request (401/403/429, nothing changed) unless it carries the table PIN."""
+    """Refuse the request (401/403/429, nothing changed) unless it carries the table PIN. The
+    header is checked before the body is read; only a request without it has its (small, see
+    guard.py) body looked at for `pin`."""
     @functools.wraps(view)
     def guarded(*args: Any, **kwargs: Any) -> Any:
         given = request.headers.get(HEADER)
-        if given is None and request.is_json:
-            data = request.get_json(silent=True)
-            pin = data.get("pin") if isinstance(data, dict) else None
+        if given is None and request.content_length and request.is_json:
+            pin = json_body().get("pin")
             given = pin if isinstance(pin, str) else None
         refusal = web_table().guard.check(given, request.remote_addr or "?")
         if refusal is not None:
@@ -106,22 +109,48 @@ def state() -> Response:
 
 
 @bp.get("/history")
-def history() -> Reply:
+def history() -> Response:
+    """The journal of the game, refused entries too, a page at a time: the entries after
+    `since` (a journal number), at most `limit` of them; `next` is the `since` of the next page
+    (None on the last). Answers are cached and carry an ETag (the journal only grows)."""
     session = _session()
-    since = request.args.get("since", "0")
-    if not since.isdigit():
+    since = whole_number(request.args.get("since", "0"))
+    if since is None or since < 0:
         raise ActionError(400, "'since' is a journal number, like ?since=40")
+    most = int(current_app.config["HISTORY_PAGE"])
+    limit = whole_number(request.args.get("limit", str(most)))
+    if limit is None or not 1 <= limit <= most:
+        raise ActionError(400, f"'limit' is how many entries to send, 1 to {most}")
+    journal = session.journal
+    key = (session.game_id, session.last_number, journal.last_alert_id(session.game_id),
+           since, limit)
+    tag = '"' + "-".join(str(k) for k in key) + '"'
+    if request.if_none_match.contains(tag.strip('"')):
+        return Response(status=304, headers={"ETag": tag, "Cache-Control": "no-cache"})
+    body = web_table().history.get(key, lambda: _history_page(session, since, limit, key[1]))
+    return Response(body, mimetype="application/json",
+                    headers={"ETag": tag, "Cache-Control": "no-cache"})
+
+
+def _history_page(session: Session, since: int, limit: int, last: int) -> bytes:
+    """The page of entries `since` < number <= `last` (the key it is cached under)."""
     names = session.names
     rules = session.game.rules
+    records = [r for r in session.journal.events(session.game_id, after=since, limit=limit + 1)
+               if r.number <= last]
+    more = len(records) > limit
+    records = records[:limit]
+    upto = records[-1].number if more else None
     entries = [{"number": r.number, "logged": r.logged, "source": r.event.source,
                 "accepted": r.accepted, "reason": r.reason, "text": describe(r.event, names),
-                "event": public_event(r.event, rules).to_dict()}
-               for r in session.history() if r.number > int(since)]
+                "event": public_event(r.event, rules).to_dict()} for r in records]
     alerts = [{"after": a.after_event, "logged": a.logged, **a.alert.to_dict()}
-              for a in session.journal.alerts(session.game_id) if a.after_event >= int(since)]
-    return jsonify({"game_id": session.game_id, "names": list(names), "entries": entries,
-                    "alerts": alerts,
-                    "hands": [h["text"] for h in session.game.view()["history"]]}), 200
+              for a in session.journal.alerts(session.game_id, after_event=since)
+              if upto is None or a.after_event < upto]
+    out = {"game_id": session.game_id, "names": list(names), "entries": entries,
+           "alerts": alerts, "next": upto, "last_number": last,
+           "hands": [h["text"] for h in session.game.view()["history"]]}
+    return json.dumps(out, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 @bp.get("/presets")
@@ -157,7 +186,8 @@ def start_game() -> Reply:
     table = web_table()
     if not table.can_start:
         return _error(409, "this server cannot start games (it was given no journal)")
-    rules, names, dealer = actions.new_game(_body())
+    current = table.live.session
+    rules, names, dealer = actions.new_game(_body(), current.game if current else None)
     try:
         session = table.begin(rules, names, dealer)
     except SessionError as exc:
@@ -171,11 +201,12 @@ _SIMPLE: dict[str, Callable[[dict[str, Any], Game], Event]] = {
     # what the camera would see, entered by hand
     "play": actions.play, "kitty": actions.kitty, "meld": actions.meld, "bury": actions.bury,
     "pass-cards": actions.pass_cards, "gather": actions.gather, "push": actions.push,
+    "draw": actions.draw, "claim": actions.claim,
 }
 
 
 @bp.post("/<any(bid, pass, trump, concede, deal, undo, play, kitty, meld, bury, 'pass-cards', "
-         "gather, push):action>")
+         "gather, push, draw, claim):action>")
 @needs_pin
 def simple_action(action: str) -> Reply:
     return _submit(_SIMPLE[action](_body(), _game()))

@@ -25,6 +25,9 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
                        help="the address to listen on (default: every interface)")
     serve.add_argument("--port", type=int, default=8000, help="default: 8000")
     serve.add_argument("--pin", help="the table PIN (default: four random digits)")
+    serve.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                       help="a host name the page may be opened by, besides IP addresses, "
+                            "localhost and this machine's name (repeat for more)")
     serve.set_defaults(handler=_serve)
 
 
@@ -46,8 +49,14 @@ def _serve(args: argparse.Namespace) -> int:
     session = None
     try:
         if args.game is not None or journal.last_game() is not None:
-            session = Session.resume(journal, args.game).start()
-        app = create_app({"SESSION": session, "JOURNAL": journal, "PIN": pin})
+            try:
+                session = Session.resume(journal, args.game).start()
+            except SessionError as exc:
+                if args.game is not None:
+                    raise
+                print(f"the last game could not be resumed: {exc}")  # the page starts another
+        app = create_app({"SESSION": session, "JOURNAL": journal, "PIN": pin,
+                          "ALLOWED_HOSTS": tuple(args.allow_host)})
         server = TableServer(app, args.host, args.port)
     except (JournalError, SessionError) as exc:
         journal.close()

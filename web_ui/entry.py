@@ -2,8 +2,14 @@
 
 A table without a camera (or with one that is covered or switched off) is played from a phone:
 the card a seat plays, the kitty shown, each seat's meld, the declarer's bury and the racehorse
-pass (both face down), a trick gathered, and Brooklyn's push of a 300 bid to the dealer. The
-page shows only the controls the position calls for; the game still judges every entry.
+pass (both face down), a trick gathered, Brooklyn's push of a 300 bid to the dealer, each
+two-handed turn at the stock (first card kept or rejected) and a claim of the rest of the hand.
+The page shows only the controls the position calls for; the game still judges every entry.
+
+A camera could enter the two-handed draws too: it would need to see, per turn, which seat took
+the top card and whether that card went to the hand or face down to the seat's discard pile
+(two card-back movements from the stock area to a seat's hand or pile area; the faces stay
+private, so it would never read them).
 """
 
 from __future__ import annotations
@@ -11,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from table.rules import Card, Rank, Suit, WhoMelds
+from table.rules import Card, Rank, Scoring, StockDrawn, Suit, WhoMelds
 from table.rules.game import Game, Phase
 from table.rules.seats import partner_of
 
@@ -78,6 +84,33 @@ def _play(game: Game) -> dict[str, Any] | None:
     return None
 
 
+def _draw(game: Game) -> dict[str, Any] | None:
+    """Two-handed: whose turn at the stock, and how many turns are left."""
+    if game.phase is not Phase.DRAW or game.turn is None:
+        return None
+    done = sum(1 for e in game.events if isinstance(e, StockDrawn))
+    return {"seat": game.turn, "left": game.rules.deck_size // 2 - done}
+
+
+def _piles(game: Game) -> dict[str, Any] | None:
+    """Two-handed: the discard piles still to be shown (they count), from the play on."""
+    r = game.rules
+    if not r.draw_from_stock or game.phase is not Phase.PLAY:
+        return None
+    seats = [s for s in game.active if game.discards[s] is None]
+    return {"seats": seats, "count": r.hand_size} if seats else None
+
+
+def _claim(game: Game) -> dict[str, Any] | None:
+    """During the play, between tricks: who may claim the rest (the game judges the claim), and
+    whether the declarer may acknowledge defeat (where only the result counts: 001's pot)."""
+    if game.phase is not Phase.PLAY or (game.trick and not game.trick_full) \
+            or game.declarer is None:
+        return None
+    by_result = game.rules.scoring in (Scoring.STAKES, Scoring.POT, Scoring.ALTERNATE)
+    return {"seats": list(game.active), "declarer": game.declarer, "defeat": by_result}
+
+
 def card_entry(game: Game) -> dict[str, Any]:
     """The controls the page offers now (each None or empty when not called for)."""
     r = game.rules
@@ -96,6 +129,9 @@ def card_entry(game: Game) -> dict[str, Any]:
                        and game.phase in (Phase.PLAY, Phase.HAND_OVER)),
         "push": {"seat": game.turn, "dealer": game.dealer, "bid": r.push_to_dealer}
         if game.phase is Phase.PUSH else None,
+        "draw": _draw(game),
+        "piles": _piles(game),
+        "claim": _claim(game),
     }
     return out
 

@@ -69,7 +69,7 @@ def page_state(game: Game | None, accepted: Sequence[tuple[int, Event]], number:
     out: dict[str, Any] = {"game_id": game_id, "number": number, "table": table,
                            "alerts": alerts, "news": news, "game": None, "moves": [],
                            "plays": {"trick": [], "last_trick": []}, "next_dealer": None,
-                           "kitty_size": 0, "entry": None,
+                           "kitty_size": 0, "entry": None, "undo_target": None,
                            "camera": camera_state(bool(table.get("camera")), camera, alerts)}
     if game is None:
         return out
@@ -80,4 +80,5 @@ def page_state(game: Game | None, accepted: Sequence[tuple[int, Event]], number:
     out["next_dealer"] = next_dealer(game)
     out["kitty_size"] = game.rules.kitty_size
     out["entry"] = card_entry(game)
+    out["undo_target"] = moves[-1][0] if moves else None  # what Undo takes back (its number)
     return out

@@ -10,6 +10,7 @@ from table.rules import (
     Card,
     CardPlayed,
     CardsPassed,
+    Claimed,
     Conceded,
     Corrected,
     Event,
@@ -18,6 +19,7 @@ from table.rules import (
     MeldShown,
     Passed,
     PushedToDealer,
+    StockDrawn,
     ThrownIn,
     TrickGathered,
     TrumpNamed,
@@ -46,6 +48,8 @@ def describe(event: Event, names: Sequence[str]) -> str:
     match event:
         case HandDealt(dealer=dealer):
             return f"{who(dealer)} dealt"
+        case StockDrawn(seat=seat, kept_first=kept_first):  # what was drawn stays secret
+            return f"{who(seat)} {'kept' if kept_first else 'rejected'} the top card"
         case ThrownIn(seat=seat, reason=reason):
             return f"{who(seat)} threw the hand in" + (f" ({reason})" if reason else "")
         case BidMade(seat=seat, amount=amount):
@@ -66,14 +70,16 @@ def describe(event: Event, names: Sequence[str]) -> str:
             return f"{who(seat)} passed{count} to {who(to_seat)}"
         case MeldShown(seat=seat, cards=cards):
             return f"{who(seat)} melded {cards_text(cards)}"
-        case Conceded(seat=seat):
-            return f"{who(seat)} conceded"
+        case Conceded(seat=seat, agreed=agreed):
+            return f"{who(seat)} conceded" + (" (all agreed)" if agreed else "")
+        case Claimed(seat=seat, lost=lost):
+            return f"{who(seat)} " + ("acknowledged defeat" if lost else "claimed the rest")
         case CardPlayed(seat=seat, card=card):
             return f"{who(seat)} played {card_text(card)}"
         case TrickGathered():
             return "trick gathered"
         case Corrected(target=target, replacement=replacement):
             return f"#{target} corrected: {describe(replacement, names)}"
-        case Undone():
-            return "undo"
+        case Undone(target=target):
+            return "undo" if target is None else f"undo #{target}"
     return event.describe()

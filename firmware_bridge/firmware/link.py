@@ -10,6 +10,10 @@ and whether I have heard you on this connection. An end answers a HELLO when the
 to it or has not heard it yet, so one exchange links both ends. A board that restarts comes
 back with a new nonce and its numbering starts over; an end that reconnects keeps its nonce,
 so messages sent again after an unplug are recognised as replays and acknowledged, not doubled.
+The resume number of a HELLO may skip ahead by at most `MAX_SKIP` (an end's outbox holds 64):
+a forged or garbled HELLO with a far number would otherwise make every later message look
+like a replay. Such a HELLO is counted ("far-resume") and ignored; so is a new nonce that does
+not start near 1 once a peer is known (a board that restarts numbers from 1).
 
 All times are milliseconds on the caller's clock. MicroPython-compatible: imports only `wire`.
 """
@@ -26,6 +30,7 @@ ACK = "ACK"
 HEARTBEAT = "HB"
 LINKED = "LINKED"  # delivered to the program when the handshake completes
 CONTROL = (HELLO, ACK, HEARTBEAT)
+MAX_SKIP = 256
 
 
 class Link:
@@ -168,6 +173,9 @@ class Link:
             return
         nonce, resume, seen = args[1], int(args[2]), args[3]
         new_peer = nonce != self.peer
+        if self.peer is not None and resume > (1 if new_peer else self._expect) + MAX_SKIP:
+            self._count("far-resume")
+            return
         if new_peer:
             self.peer = nonce
             self._expect = resume

@@ -8,6 +8,11 @@ game waits for one and the mat has been clear for a moment, the next dealer has 
 
 `run(source)` does it in a thread for a real camera; the simulation calls `process` itself.
 `jpeg()` and `status()` are the page's setup view.
+
+Given a `DeckLearner`, the feed teaches it the deck on the table: a card settled on the phone
+at once; a card played and read surely once its hand is over, as the game then holds it (a reading
+corrected on the page as the card put in its place, one taken back not at all). The tracker
+then reads with what was learnt.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
@@ -33,7 +38,11 @@ from table.rules import (
     Phase,
     TrickGathered,
 )
+from table.rules.history import in_effect
 from table.session import Session
+
+if TYPE_CHECKING:
+    from vision.learning import DeckLearner
 
 log = logging.getLogger(__name__)
 
@@ -57,14 +66,19 @@ class CameraFeed:
 
     def __init__(self, session: Callable[[], Session | None], seats: int,
                  calibration: Any = None, may_deal: Callable[[Game], bool] | None = None,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time,
+                 learner: DeckLearner | None = None) -> None:
         from vision.mat import mat_layout
 
         self.session = session
         self.layout = mat_layout(seats)
         self.may_deal = may_deal or (lambda game: True)
         self.clock = clock
+        self.learner = learner
         self.tracker: Any = None
+        self._read_frame: np.ndarray | None = None  # the frame the tracker last read
+        # cards read surely this hand: (game, entry, card, picture)
+        self._sure: list[tuple[int, int, Card, np.ndarray]] = []
         self.frames = 0
         self.sent: list[tuple[Event, Any]] = []    # (event, outcome) of what the camera sent
         self._clear = 0
@@ -92,18 +106,21 @@ class CameraFeed:
             return []
         with self._reading:
             out: list[Any] = list(self.tracker.update(image))
+            self._read_frame = image
         session = self.session()
         if session is None:
             return out
         for item in out:
             log.debug("frame %d: %s", self.frames, item)
             if isinstance(item, Event):
-                self._send(session, item)
+                number = self._send(session, item)
+                if number is not None and isinstance(item, CardPlayed):
+                    self._keep_sure(image, item, (session.game_id, number))
             else:
                 self._notice(session, item)
         self._watch_pause(session)
         self._mark_deal(session)
-        self._new_hand(session.game)
+        self._new_hand(session)
         return out
 
     def confirm(self, card: Card, seat: int | None, area: str) -> bool:
@@ -111,7 +128,61 @@ class CameraFeed:
         (a meld or the kitty it completes is then reported as a whole). False when the camera
         no longer waits for such a card."""
         with self._reading:
-            return self.tracker is not None and bool(self.tracker.confirm(card, seat, area))
+            if self.tracker is None:
+                return False
+            waiting = [t for t in self.tracker.tracks if t.card is None]
+            if not self.tracker.confirm(card, seat, area):
+                return False
+            settled = next((t for t in waiting if t.card == card), None)
+            if settled is not None and not settled.missing and self._read_frame is not None:
+                self._learn([(card, self._picture(self._read_frame, settled), True)])
+            return True
+
+    # -- learning the deck -----------------------------------------------------------------
+
+    @staticmethod
+    def _picture(frame: np.ndarray, track: Any) -> np.ndarray:
+        from vision.detect import straighten
+
+        return straighten(frame, track.corners)
+
+    def _keep_sure(self, image: np.ndarray, event: CardPlayed, entry: tuple[int, int]) -> None:
+        """A card read surely and accepted: kept to learn from once its hand is over."""
+        if self.learner is None:
+            return
+        track = next((t for t in self.tracker.tracks if t.card == event.card and not t.missing
+                      and t.zone is not None and t.zone.area == "play"
+                      and t.zone.seat == event.seat), None)
+        if track is not None:
+            self._sure.append((*entry, event.card, self._picture(image, track)))
+
+    def _learn_hand(self, session: Session) -> None:
+        """The hand is over: learn the cards read surely as the game holds them now (a
+        reading corrected on the page as the card the page put in its place, like a card
+        settled there; one taken back not at all, nor one of a game no longer played)."""
+        kept, self._sure = self._sure, []
+        held = dict(in_effect(session.accepted()))
+        learn = []
+        for game, number, read, picture in kept:
+            card = _played(held.get(number)) if game == session.game_id else None
+            if card is not None:
+                learn.append((card, picture, card != read))
+        self._learn(learn)
+
+    def _learn(self, cards: list[tuple[Card, np.ndarray, bool]]) -> None:
+        """Teach the learner these (card, picture, settled on the page), save, and read with
+        what it learnt."""
+        learner = self.learner
+        if learner is None or not cards:
+            return
+        if not any([learner.learn(card, picture, settled) for card, picture, settled in cards]):
+            return
+        try:
+            learner.save()
+        except OSError as exc:
+            log.warning("cannot save what the camera learnt of the deck: %s", exc)
+        if self.tracker is not None:
+            self.tracker.deck = learner.profile
 
     def _calibrate(self, image: np.ndarray) -> bool:
         from vision.calibration import CalibrationError, calibrate
@@ -132,20 +203,24 @@ class CameraFeed:
         """Read frames with this calibration (a fresh tracker)."""
         from vision.tracker import Tracker
 
-        self.tracker = Tracker(calibration, clock=self.clock)
+        deck = self.learner.profile if self.learner is not None else None
+        self.tracker = Tracker(calibration, deck=deck, clock=self.clock)
         self._status = f"calibrated: {len(calibration.markers)} markers, " \
                        f"{calibration.px_per_mm:.2f} px/mm"
 
-    def _send(self, session: Session, event: Event) -> None:
+    def _send(self, session: Session, event: Event) -> int | None:
+        """Submit an event the game does not hold yet; its journal entry if accepted."""
         game = session.game
         if _already_known(event, game):
-            return
+            return None
         if isinstance(event, TrickGathered) and not game.trick_full:
-            return  # the game gathered it already (the next card was laid first)
+            return None  # the game gathered it already (the next card was laid first)
         outcome = session.submit(event)
         self.sent.append((event, outcome))
         if not outcome.accepted:
             log.info("the camera's %s was refused: %s", event.describe(), outcome.reason)
+            return None
+        return outcome.number
 
     def _notice(self, session: Session, notice: Any) -> None:
         from vision.tracker import CameraMoved, CardUnsure
@@ -180,10 +255,13 @@ class CameraFeed:
             session.alert(Alert(kind="camera-ok", source=SOURCE,
                                 text="The camera sees the mat again"))
 
-    def _new_hand(self, game: Game) -> None:
+    def _new_hand(self, session: Session) -> None:
         """A fresh tracker for each hand (the mat is clear): meld or a kitty like last
-        hand's is then reported again."""
+        hand's is then reported again; it reads with what was learnt in the last one."""
+        game = session.game
         if self._hand is not None and game.hand_number != self._hand:
+            with self._reading:
+                self._learn_hand(session)
             self.use_calibration(self.tracker.calibration)
         self._hand = game.hand_number
 
@@ -226,6 +304,10 @@ class CameraFeed:
         if self._thread is not None:
             self._thread.join(5)
             self._thread = None
+        session = self.session()
+        if session is not None and self._sure:
+            with self._reading:
+                self._learn_hand(session)   # the cards of a hand cut short still count
 
     # -- the page's setup view -----------------------------------------------------------
 
@@ -252,9 +334,17 @@ class CameraFeed:
         return bytes(data) if ok else None
 
     def status(self) -> dict[str, Any]:
+        learner = self.learner
         return {"calibrated": self.tracker is not None, "text": self._status,
                 "frames": self.frames,
-                "paused": bool(self.tracker is not None and self.tracker.paused)}
+                "paused": bool(self.tracker is not None and self.tracker.paused),
+                "deck": None if learner is None else
+                {"name": learner.base.name, "learnt": [str(c) for c in learner.cards],
+                 "read_with_learnt": learner.complete}}
+
+
+def _played(event: Event | None) -> Card | None:
+    return event.card if isinstance(event, CardPlayed) else None
 
 
 def _already_known(event: Event, game: Game) -> bool:

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from table.cli import CommandError, db_argument, option_pairs
+from table.settings import TableSettings
 
 
 def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
@@ -21,7 +22,11 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
                "| pinochle-table run --headless --hands 2 --port 0")
     game = run.add_argument_group("the game")
     db_argument(game)
-    game.add_argument("--preset", default="bison", metavar="NAME",
+    run.add_argument("--config", type=Path, metavar="FILE",
+                     help="the settings file: PIN, preset, seats' names, port (default: "
+                          "table.toml in $PINOCHLE_CONFIG, else ~/.config/pinochle-table); "
+                          "the options below win over it")
+    game.add_argument("--preset", default=None, metavar="NAME",
                       help="the rules of a new game (default: bison)")
     game.add_argument("--option", action="append", default=[], metavar="FIELD=VALUE",
                       help="change one rule of a new game, e.g. target=500 (repeat for more)")
@@ -32,8 +37,9 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
                       help="start a new game even if the last one is unfinished")
     page = run.add_argument_group("the page")
     page.add_argument("--host", default="0.0.0.0", help="default: every interface")
-    page.add_argument("--port", type=int, default=8080, help="default 8080; 0 = any free port")
-    page.add_argument("--pin", help="the table PIN (default: four random digits)")
+    page.add_argument("--port", type=int, default=None, help="default 8080; 0 = any free port")
+    page.add_argument("--pin", help="the table PIN (default: the settings file's, made and "
+                                    "saved there on the first start; else four random digits)")
     parts = run.add_argument_group("the hardware (default: what is found; off a Pi, simulated)")
     parts.add_argument("--camera", metavar="pi|usb:N|file:PATH|sim|off")
     parts.add_argument("--gpio", choices=("real", "mock", "off"))
@@ -54,6 +60,19 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
                      help="the simulated camera's frame size (default 1920x1080)")
     run.set_defaults(handler=_run)
 
+    card = sub.add_parser(
+        "print-card", help="write the table card: the page's address, its QR code and the PIN",
+        description="Write an A6 card (PDF) for the table: the page's address at "
+                    "<hostname>.local, its QR code and the table PIN from the settings file "
+                    "(a PIN is made and saved there if it has none, so `run` uses the same).")
+    card.add_argument("--config", type=Path, metavar="FILE",
+                      help="the settings file (default: table.toml in the settings directory)")
+    card.add_argument("--address", metavar="URL",
+                      help="the page's address (default: http://<this hostname>.local:<port>/)")
+    card.add_argument("--out", type=Path, default=Path("table-card.pdf"),
+                      help="the PDF to write (default table-card.pdf)")
+    card.set_defaults(handler=_print_card)
+
 
 def _run(args: argparse.Namespace) -> int:
     from .hardware import detect, pi_model
@@ -71,13 +90,67 @@ def _run(args: argparse.Namespace) -> int:
 
         wiring = load_wiring(args.wiring) if args.wiring else default_wiring(4)
         find = lambda: find_board(wiring.board)  # noqa: E731
+    settings = _settings(args)
+    port = args.port if args.port is not None else (settings.port if settings.port is not None
+                                                     else 8080)
     hardware = detect(args.camera, args.gpio, args.serial, model, find_board=find)
+    if port and args.host in ("0.0.0.0", ""):
+        import socket
+
+        print(f"the page on this network (mDNS): http://{socket.gethostname()}.local:{port}/",
+              flush=True)
     options = RunOptions(
-        db=args.db, preset=args.preset, options=option_pairs(args.option), seats=args.seat,
-        new=args.new, host=args.host, port=args.port, pin=args.pin, wiring=args.wiring,
+        db=args.db, preset=args.preset or settings.preset or "bison",
+        options=option_pairs(args.option), seats=args.seat or settings.seats, new=args.new,
+        host=args.host, port=port, pin=args.pin or settings.pin, wiring=args.wiring,
         seed=args.seed, speed=args.speed, hands=args.hands, headless=args.headless,
         mistakes=not args.no_mistakes, sim_frame=_size(args.sim_frame))
     return run(options, hardware)
+
+
+def _print_card(args: argparse.Namespace) -> int:
+    import socket
+
+    from table.settings import SettingsError, keep_pin, settings_path
+    from web_ui.pin import new_pin
+
+    from .card import card_pdf
+
+    if args.address is not None and not args.address.startswith(("http://", "https://")):
+        raise CommandError(f"--address is a web address like http://pinochle.local:8080/, "
+                           f"not {args.address!r}")
+    path = args.config or settings_path()
+    try:
+        settings = keep_pin(path, new_pin)
+    except SettingsError as exc:
+        raise CommandError(str(exc)) from None
+    port = settings.port or 8080  # (port 0, any free one, cannot be printed: the usual one)
+    address = args.address or f"http://{socket.gethostname()}.local:{port}/"
+    try:
+        args.out.write_bytes(card_pdf(address, settings.pin or ""))
+    except OSError as exc:
+        raise CommandError(f"cannot write {args.out}: {exc}") from None
+    print(f"wrote {args.out}: {address}, table PIN {settings.pin} (from {path}). Print it at "
+          "100 % and stand it on the table.")
+    return 0
+
+
+def _settings(args: argparse.Namespace) -> TableSettings:
+    """table.toml's settings; a file without a PIN gets one, saved, unless --pin is given or
+    the file is only the default one of a desktop (no $PINOCHLE_CONFIG, no file yet)."""
+    import os
+
+    from table.settings import SettingsError, keep_pin, load_settings, settings_path
+    from web_ui.pin import new_pin
+
+    path = args.config or settings_path()
+    chosen = args.config is not None or bool(os.environ.get("PINOCHLE_CONFIG"))
+    try:
+        if args.pin is None and (chosen or path.exists()):
+            return keep_pin(path, new_pin)
+        return load_settings(path)
+    except SettingsError as exc:
+        raise CommandError(str(exc)) from None
 
 
 def _size(text: str) -> tuple[int, int]:

@@ -65,9 +65,13 @@ def choose_rules(options: RunOptions) -> Rules:
 def open_game(journal: Journal, options: RunOptions) -> tuple[Session, str]:
     """The last unfinished game, or a new one (always new with `options.new`)."""
     last = journal.last_game()
+    unplayable = ""
     if last is not None and last.standing.phase != "game-over" and not options.new:
-        session = Session.resume(journal, last.id)
-        return session, f"resumed game {session.game_id} at entry {session.last_number}"
+        try:
+            session = Session.resume(journal, last.id)
+            return session, f"resumed game {session.game_id} at entry {session.last_number}"
+        except SessionError as exc:  # its rules no longer hold: a bad game must not stop the table
+            unplayable = f"game {last.id} could not be resumed ({exc}); "
     rules = choose_rules(options)
     names = list(options.seats) or list(DEFAULT_NAMES[:rules.table_seats])
     if len(names) != rules.table_seats:
@@ -76,7 +80,7 @@ def open_game(journal: Journal, options: RunOptions) -> tuple[Session, str]:
     if len(set(names)) != len(names) or not all(n.strip() for n in names):
         raise CommandError("give each seat a different, non-empty name")
     session = Session.create(journal, rules, names, 0)
-    return session, f"started game {session.game_id}"
+    return session, f"{unplayable}started game {session.game_id}"
 
 
 class RunningTable:
@@ -203,15 +207,33 @@ class RunningTable:
                                          size=self.options.sim_frame)
             return
         from vision.calibration import Calibration, CalibrationError
-        from vision.commands import default_calibration
+        from vision.commands import (
+            default_calibration,
+            default_deck,
+            learned_deck,
+            saved_camera_settings,
+        )
+        from vision.learning import table_deck
         from vision.sources import SourceError, open_source
 
         try:
-            source = open_source(spec, seats=seats)
+            settings = saved_camera_settings()
+        except SourceError as exc:
+            self._say(f"note: {exc}")
+            settings = None
+        try:
+            source = open_source(spec, seats=seats, settings=settings)
         except SourceError as exc:
             self._say(f"note: camera {spec}: {exc}; cards are entered on the page")
             self.feed = None
             return
+        if spec == "pi":
+            self._say(f"camera settings from calibrate: {settings.describe()}" if settings else
+                      "note: the camera sets exposure and white balance itself until "
+                      "`pinochle-table calibrate` fixes them")
+        self.feed.learner, said = table_deck(default_deck(), learned_deck())
+        for line in said:
+            self._say(line)
         path = default_calibration()
         if path.exists():
             try:

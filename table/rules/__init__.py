@@ -21,6 +21,7 @@ from .events import (
     Buried,
     CardPlayed,
     CardsPassed,
+    Claimed,
     Conceded,
     Corrected,
     Event,
@@ -30,13 +31,14 @@ from .events import (
     MeldShown,
     Passed,
     PushedToDealer,
+    StockDrawn,
     ThrownIn,
     TrickGathered,
     TrumpNamed,
     Undone,
     event_from_dict,
 )
-from .game import Game, IllegalAction, Phase, new_game
+from .game import Game, IllegalAction, Phase, new_game, next_game_dealer
 from .history import in_effect, replay
 from .meld import Meld, MeldClass, MeldResult, best_meld
 from .notation import NotationError
@@ -97,6 +99,7 @@ __all__ = [
     "CardPoints",
     "CardsPassed",
     "Checks",
+    "Claimed",
     "Conceded",
     "Corrected",
     "Event",
@@ -127,6 +130,7 @@ __all__ = [
     "SimTable",
     "SitOut",
     "StakeRow",
+    "StockDrawn",
     "Suit",
     "ThrownIn",
     "TieBreak",
@@ -143,6 +147,7 @@ __all__ = [
     "is_legal_play",
     "legal_plays",
     "new_game",
+    "next_game_dealer",
     "option_names",
     "options_of",
     "parse_cards",

@@ -61,6 +61,19 @@ class ThrownIn(Event):
     reason: str = ""
 
 
+@dataclass(frozen=True, kw_only=True)
+class StockDrawn(Event):
+    """Two-handed (004): `seat` draws the top card of the stock and keeps it (`kept_first`;
+    the next card goes face down, unseen, to his discard pile) or rejects it to the discard
+    pile and must keep the next. `kept` and `discarded` are the cards where someone saw them
+    (simulation, tests, a player entering his own draw); None on a real table."""
+
+    seat: int
+    kept_first: bool
+    kept: Card | None = None
+    discarded: Card | None = None
+
+
 # -- the auction ---------------------------------------------------------------------------
 
 @dataclass(frozen=True, kw_only=True)
@@ -119,9 +132,11 @@ class MeldShown(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class Conceded(Event):
-    """The declaring side gives up (throw-in, voluntary set, concede unseen)."""
+    """The declaring side gives up (throw-in, voluntary set, concede unseen). `agreed`: every
+    player agrees to throw the hand in (002, where the bid could still be made)."""
 
     seat: int
+    agreed: bool = False
 
 
 # -- the play ------------------------------------------------------------------------------
@@ -130,6 +145,15 @@ class Conceded(Event):
 class CardPlayed(Event):
     seat: int
     card: Card
+
+
+@dataclass(frozen=True, kw_only=True)
+class Claimed(Event):
+    """`seat` claims the rest of the hand for its side and play stops; with `lost`, the
+    declaring side acknowledges defeat instead (001 pot version)."""
+
+    seat: int
+    lost: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -150,14 +174,18 @@ class Corrected(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class Undone(Event):
-    """Take back the last accepted event that is still in effect."""
+    """Take back the last accepted event that is still in effect. `target` names its journal
+    number when the sender knows it (the page does), so that a double tap, or two phones fixing
+    the same mistake, takes back one move and not two; None takes back whatever is last."""
+
+    target: int | None = None
 
 
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.__name__: cls
-    for cls in (HandDealt, ThrownIn, BidMade, Passed, PushedToDealer, KittyShown, TrumpNamed,
-                Buried, CardsPassed, MeldShown, Conceded, CardPlayed, TrickGathered,
-                Corrected, Undone)
+    for cls in (HandDealt, StockDrawn, ThrownIn, BidMade, Passed, PushedToDealer, KittyShown,
+                TrumpNamed, Buried, CardsPassed, MeldShown, Conceded, CardPlayed, Claimed,
+                TrickGathered, Corrected, Undone)
 }
 
 
@@ -235,6 +263,10 @@ def _decode(value: Any, hint: Any) -> Any:
         if isinstance(value, Event):
             return value
         return event_from_dict(value)
+    if hint is bool:
+        if not isinstance(value, bool):
+            raise TypeError(f"expected true or false, got {value!r}")
+        return value
     if hint is int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise TypeError(f"expected a whole number, got {value!r}")
@@ -251,7 +283,8 @@ def _decode(value: Any, hint: Any) -> Any:
 
 
 __all__ = [
-    "EVENT_TYPES", "BidMade", "Buried", "CardPlayed", "CardsPassed", "Conceded", "Corrected",
-    "Event", "EventFormatError", "HandDealt", "KittyShown", "MeldShown", "Passed",
-    "PushedToDealer", "ThrownIn", "TrickGathered", "TrumpNamed", "Undone", "event_from_dict",
+    "EVENT_TYPES", "BidMade", "Buried", "CardPlayed", "CardsPassed", "Claimed", "Conceded",
+    "Corrected", "Event", "EventFormatError", "HandDealt", "KittyShown", "MeldShown", "Passed",
+    "PushedToDealer", "StockDrawn", "ThrownIn", "TrickGathered", "TrumpNamed", "Undone",
+    "event_from_dict",
 ]

@@ -19,11 +19,13 @@ from mypy_extensions import mypyc_attr
 
 from . import scoring
 from .cards import Card, Rank, Suit, index_of
+from .claims import ClaimTooDeep, takes_every_trick
 from .events import (
     BidMade,
     Buried,
     CardPlayed,
     CardsPassed,
+    Claimed,
     Conceded,
     Corrected,
     Event,
@@ -32,6 +34,7 @@ from .events import (
     MeldShown,
     Passed,
     PushedToDealer,
+    StockDrawn,
     ThrownIn,
     TrickGathered,
     TrumpNamed,
@@ -47,6 +50,7 @@ from .variants import AllPass, NineThrowIn, Rules, Scoring, WhoMelds
 
 class Phase(enum.Enum):
     DEAL = "deal"
+    DRAW = "draw"        # two-handed: the hands are drawn from the stock
     AUCTION = "auction"
     PUSH = "push"
     TRUMP = "trump"
@@ -360,11 +364,42 @@ class Game(_State):
             hands = tuple(tuple(h) for h in e.hands)
         first = g.active[0]
         g = g._with_start()
+        drawing = r.draw_from_stock and r.draw_events
         return g._evolve(
-            phase=Phase.AUCTION, turn=first, hands=hands,
+            phase=Phase.DRAW if drawing else Phase.AUCTION, turn=first, hands=hands,
             kitty=tuple(e.kitty) if e.kitty is not None else None,
             hand_number=g.hand_number + 1,
         )
+
+    def _on_drawn(self, e: StockDrawn) -> Game:
+        """004 two-handed: one turn at the stock, one card kept and one discarded."""
+        r = self.rules
+        if self.phase is not Phase.DRAW:
+            why = "the hand has not been dealt" if self.phase is Phase.DEAL else \
+                "the stock is drawn before the auction" if r.draw_from_stock and r.draw_events \
+                else f"{r.name} has no drawing from the stock"
+            raise self._refuse(f"no card can be drawn now: {why}")
+        self._expect_turn(e.seat, "draw")
+        draws = [d for d in self.events if isinstance(d, StockDrawn)]
+        if self.hands is not None:
+            if e.kept is None or e.discarded is None:
+                raise self._refuse("with the hands known, say which card was kept and which "
+                                   "discarded")
+            held = _remove(self.hands[e.seat], [d.kept for d in draws if d.seat == e.seat
+                                                and d.kept is not None])
+            if held is None or index_of(held, e.kept) < 0:
+                raise self._refuse(f"{self.name(e.seat)} was not dealt the {e.kept.name} to "
+                                   f"keep")
+        seen = card_counts(chain(*(self.hands or ()), [c for d in (*draws, e) for c in (
+            d.discarded, None if self.hands is not None else d.kept) if c is not None]))
+        for i, n in enumerate(seen):
+            if n > r.copies:
+                raise self._refuse(f"the {Card.from_index(i).name} has now been drawn {n} "
+                                   f"times, and the deck has {r.copies}: was it misread?")
+        turns = r.deck_size // 2
+        if len(draws) + 1 == turns:
+            return self._evolve(phase=Phase.AUCTION, turn=self.active[0])
+        return self._evolve(turn=self._next_active(e.seat))
 
     def _next_deal(self) -> Game:
         """From a finished hand to the next deal (the dealer moves left unless it is redealt)."""
@@ -399,9 +434,18 @@ class Game(_State):
         self._expect_turn(e.seat, "bid")
         if self.bidders_only is not None and e.seat not in self.bidders_only:
             raise self._refuse("only the tied players may bid in this tie-break hand")
+        r = self.rules
         forced = self.must_bid(e.seat)
-        err = self.rules.bid_error(e.amount, self.high_bid)
-        if err is not None and not (forced is not None and e.amount == forced):
+        err = r.bid_error(e.amount, self.high_bid)
+        if forced is not None:
+            if e.amount == forced:
+                err = None
+            elif e.amount < forced:  # 004: "forced to bid 190", not the 150 minimum
+                err = f"the forced bid is {forced}"
+            elif r.all_pass is AllPass.OPENER_FORCED and not self.bids and \
+                    not r.opener_may_jump:  # 000: "begin with the minimum bid"
+                err = f"the opening bid must be the minimum, {forced}"
+        if err is not None:
             raise self._refuse(f"{self.name(e.seat)} cannot bid {e.amount}: {err}")
         g = self._evolve(bids=self.bids + ((e.seat, e.amount),), high_bid=e.amount,
                          high_bidder=e.seat, spoke=self.spoke | {e.seat})
@@ -535,6 +579,10 @@ class Game(_State):
         g = self._leave_push(e.seat)
         if r.bury == 0:
             raise g._refuse(f"nobody buries in {r.name}")
+        if g.phase is Phase.HAND_OVER and r.unburied_forfeit and g.buried is None and \
+                not g.known and g.result is not None and g.result.declarer == e.seat and \
+                len(g.tricks) == r.hand_size:
+            return g._buried_pile_shown(e)
         if g.bury_done:
             raise g._refuse("the declarer has already buried")
         if g.declarer is None or g.phase not in (Phase.TRUMP, Phase.BURY, Phase.MELD):
@@ -552,20 +600,56 @@ class Game(_State):
                       buried=tuple(e.cards) if e.cards is not None else None)
         return g._advance()
 
+    def _buried_pile_shown(self, e: Buried) -> Game:
+        """003, on a hidden table: the declarer's buried pile turned up when the hand is counted.
+        It must be the cards never played; none at all ("bury=-") means he never buried, and the
+        hand is forfeited: "going up", and each opponent 12 points for trick play."""
+        r = self.rules
+        if e.cards is None:
+            raise self._refuse("turn the buried pile up to count it (or enter none)")
+        if e.cards:
+            left = _remove(tuple(r.deck()), [c for t in self.tricks for _, c in t])
+            if len(e.cards) != r.bury or left is None or _remove(left, e.cards) is None:
+                raise self._refuse(f"the buried pile is the {r.bury} cards never played: "
+                                   f"{_fmt(left or ())}, not {_fmt(e.cards)}")
+            return self._evolve(buried=tuple(e.cards))._finish_hand()
+        return self._evolve(bury_done=False)._finish_hand()
+
     def _on_discards(self, e: Buried) -> Game:
         """Two-handed: a player's discard pile, shown so its counters can be scored."""
         if e.cards is None:
             raise self._refuse("show the discard pile so its counters can be counted")
         if len(e.cards) != self.rules.hand_size:
             raise self._refuse(f"a discard pile has {self.rules.hand_size} cards")
+        if e.seat not in self.active:
+            raise self._refuse(f"there is no seat {e.seat} in this hand")
         if self.discards[e.seat] is not None:
             raise self._refuse(f"{self.name(e.seat)}'s discards are already counted")
+        self._check_pile(e.seat, tuple(e.cards))
         discards = list(self.discards)
         discards[e.seat] = tuple(e.cards)
         g = self._evolve(discards=tuple(discards))
         if g.phase is Phase.PLAY and len(g.tricks) == g.rules.hand_size:
             return g._finish_if_counted()
         return g
+
+    def _check_pile(self, seat: int, pile: tuple[Card, ...]) -> None:
+        """A discard pile and everything else seen of the deck fit in one deck; where the
+        draws were entered with their cards, the pile is what the seat discarded."""
+        draws = [d for d in self.events if isinstance(d, StockDrawn) and d.seat == seat]
+        drawn = sorted(d.discarded for d in draws if d.discarded is not None)
+        if draws and len(drawn) == len(draws) and drawn != sorted(pile):
+            raise self._refuse(f"{self.name(seat)} discarded {_fmt(drawn)}, "
+                               f"not {_fmt(sorted(pile))}")
+        if self.hands is None:
+            self._check_seen(seat, pile, "discard")
+            return
+        seen = card_counts(chain(pile, *(p for p in self.discards if p), *self.hands,
+                                 (p.card for p in self.plays)))
+        for i, n in enumerate(seen):
+            if n > self.rules.copies:
+                raise self._refuse(f"that discard pile is not from this deck: the "
+                                   f"{Card.from_index(i).name} would be there {n} times")
 
     def _on_cards_passed(self, e: CardsPassed) -> Game:
         r = self.rules
@@ -667,7 +751,8 @@ class Game(_State):
             raise self._refuse("the hand is over")
         result = best_meld(e.cards, self.trump, self.rules)
         melds = self.melds[:e.seat] + (result,) + self.melds[e.seat + 1:]
-        g = self._evolve(melds=melds)
+        meld_cards = self.meld_cards[:e.seat] + (tuple(e.cards),) + self.meld_cards[e.seat + 1:]
+        g = self._evolve(melds=melds, meld_cards=meld_cards)
         return g._finish_hand(conceded=True)
 
     # -- conceding ---------------------------------------------------------------------------
@@ -684,16 +769,25 @@ class Game(_State):
         if unseen and r.concede_unseen and g.bid is not None and g.bid <= r.min_bid:
             return g._finish_hand(conceded=True, unseen=True)
         if r.voluntary_set:
-            if g.trump is not None:
+            if g.trump is not None and not r.voluntary_set_after_trump:
                 raise g._refuse("a voluntary set is taken before naming trump")
             return g._finish_hand(conceded=True)
         if r.concede_names_trump and g.trump is None:
             raise g._refuse("name trump first: the others score their meld")
+        d = g.declarer
+        meld = g._side_meld(g.side(d))
+        forced = bool(r.forced_concede_margin and g.bid is not None
+                      and g.bid > meld + r.forced_concede_margin)
+        if r.concede_before_opponents_meld and not forced:
+            shown = [s for s in g.active if g.side(s) != g.side(d) and g.melds[s] is not None]
+            if shown:
+                raise g._refuse(f"the decision to concede is made before seeing the opponents' "
+                                f"meld, and {g.name(shown[0])} has shown meld")
         if r.concede_margin:
-            meld = g._side_meld(g.side(g.declarer))
-            if g.bid is not None and g.bid - meld <= r.concede_margin:
+            if g.bid is not None and g.bid - meld <= r.concede_margin and not e.agreed:
                 raise g._refuse(f"the bid can still be made with the cards: play it out "
-                                f"(meld {meld} is within {r.concede_margin} of {g.bid})")
+                                f"unless everybody agrees to throw it in (meld {meld} is "
+                                f"within {r.concede_margin} of {g.bid})")
             if g.phase is not Phase.MELD:
                 raise g._refuse("concede after the declaring side has melded")
         elif not (r.concede_after_meld or r.concede_names_trump or r.forced_concede_margin
@@ -776,6 +870,94 @@ class Game(_State):
             return g._finish_if_counted()
         return g
 
+    # -- claims ------------------------------------------------------------------------------
+
+    def _on_claimed(self, e: Claimed) -> Game:
+        """The rest of the hand claimed (or, with `lost`, defeat acknowledged): refused with
+        the reason unless it is sure. Settled-by-result games (stakes, pot, alternate) claim
+        the result; the others claim every trick left, proven where the hands are known."""
+        r = self.rules
+        d = self.declarer
+        if self.phase is not Phase.PLAY or d is None:
+            raise self._refuse("the rest of the hand is claimed during the play")
+        if e.seat not in self.active:
+            raise self._refuse(f"there is no seat {e.seat} in this hand")
+        if self.trick and not self.trick_full:
+            raise self._refuse("finish the trick on the table before claiming")
+        if r.draw_from_stock and any(self.discards[s] is None for s in self.active):
+            raise self._refuse("show both discard piles before claiming: they count")
+        who = self.name(e.seat)
+        if e.lost and self.side(e.seat) != self.side(d):
+            raise self._refuse(f"only {self.name(d)}'s side can acknowledge defeat; "
+                               f"{who} claims instead")
+        if r.scoring in (Scoring.STAKES, Scoring.POT, Scoring.ALTERNATE):
+            made = False if e.lost else self._claimed_result(e.seat)
+            return self._finish_hand(claim=e.seat, claim_made=made)
+        if e.lost:
+            raise self._refuse(f"in {r.name} every trick point scores: claim the rest for "
+                               f"one side or play on")
+        rest = self._rest_of_hand(e.seat)
+        left = r.hand_size - len(self.tricks)
+        if self.hands is not None:
+            side = self.side(e.seat)
+            ours = frozenset(s for s in self.active if self.side(s) == side)
+            try:
+                sure = takes_every_trick(self.hands, self.active, self.turn or 0, ours,
+                                         self.trump, r)
+            except ClaimTooDeep:
+                raise self._refuse(f"too many ways to play the {left} tricks left to prove "
+                                   f"{who}'s claim: play on a trick or two") from None
+            if not sure:
+                raise self._refuse(f"{who} cannot claim the rest: the others can still take "
+                                   f"a trick")
+        taken, counters, won = list(self.taken), list(self.counters), list(self.won_tricks)
+        taken[e.seat] += card_points(rest, r) + r.points.last_trick
+        counters[e.seat] += sum(1 for c in rest if c.rank >= Rank.KING)
+        won[e.seat] += left
+        g = self._evolve(taken=tuple(taken), counters=tuple(counters), won_tricks=tuple(won))
+        return g._finish_hand(claim=e.seat)
+
+    def _claimed_result(self, seat: int) -> bool:
+        """Whether the declarer has made it (a claim by his side) or can no longer make it (a
+        claim by the others); refused while the result is still open."""
+        r = self.rules
+        d = self.declarer
+        bid = self.bid
+        assert d is not None and bid is not None
+        dside = self.side(d)
+        ours = [s for s in self.active if self.side(s) == dside]
+        meld = self._side_meld(dside)
+        won = sum(self.taken[s] for s in ours)
+        if self.buried is not None and r.bury:
+            won += card_points(self.buried, r)
+        if self.side(seat) == dside:
+            kept = meld if not r.declarer_saves_meld or scoring.meld_saved(self, ours) else 0
+            if kept + won < bid:
+                raise self._refuse(f"{self.name(seat)} cannot claim yet: meld {kept} and "
+                                   f"{won} in tricks make {kept + won}, short of the bid {bid}")
+            return True
+        most = meld + r.trick_total - sum(self.taken[s] for s in self.active
+                                          if self.side(s) != dside)
+        if most >= bid:
+            raise self._refuse(f"{self.name(seat)} cannot claim yet: {self.name(d)} can still "
+                               f"make {bid} (meld {meld} and up to {most - meld} in tricks)")
+        return False
+
+    def _rest_of_hand(self, seat: int) -> tuple[Card, ...]:
+        """The cards still to be played: the hands where known; else the deck less what was
+        played, the discard piles and the buried cards (face down, they are the declarer's,
+        so only his side may claim them with the rest)."""
+        if self.hands is not None:
+            return tuple(chain.from_iterable(self.hands[s] for s in self.active))
+        r = self.rules
+        left = card_counts(r.deck())
+        gone = card_counts(chain([p.card for p in self.plays],
+                                 *(p for p in self.discards if p), self.buried or ()))
+        if r.bury and self.buried is None and self.side(seat) != self.side(self.declarer or 0):
+            raise self._refuse("the buried cards lie face down: turn them up (correct the "
+                               "bury) before the others claim the rest")
+        return tuple(Card.from_index(i) for i, n in enumerate(left) for _ in range(n - gone[i]))
+
     def _refuse_play(self, play: Play, hand: tuple[Card, ...]) -> NoReturn:
         err = play_error(play.card, hand, play.before, self.trump, self.rules, play.first_lead)
         assert err is not None
@@ -841,6 +1023,9 @@ class Game(_State):
                 played = [a + b for a, b in zip(played, added, strict=True)]
             shown = added if kind == "meld" and s == seat else card_counts(self.meld_cards[s])
             held = [max(a, b) for a, b in zip(played, shown, strict=True)]
+            pile = added if kind == "discard" and s == seat else card_counts(
+                self.discards[s] or ())
+            held = [h + p for h, p in zip(held, pile, strict=True)]
             if s == self.declarer:
                 buried = added if kind == "bury" else card_counts(self.buried or ())
                 kitty = added if kind == "kitty" else card_counts(
@@ -858,9 +1043,10 @@ class Game(_State):
 
     # -- the end of a hand -------------------------------------------------------------------
 
-    def _finish_hand(self, conceded: bool = False, unseen: bool = False) -> Game:
+    def _finish_hand(self, conceded: bool = False, unseen: bool = False,
+                     claim: int | None = None, claim_made: bool | None = None) -> Game:
         g = self._evolve(conceded=conceded or self.conceded)
-        result = scoring.score_hand(g, unseen=unseen)
+        result = scoring.score_hand(g, unseen=unseen, claim=claim, claim_made=claim_made)
         base = g.start if g.start is not None else g
         g = scoring.apply_result(g._evolve(scores=base.scores, ledger=base.ledger,
                                            checks=base.checks, sets=base.sets, pot=base.pot,
@@ -913,12 +1099,22 @@ def new_game(rules: Rules, names: Sequence[str] | None = None, first_dealer: int
     return Game._new(rules, seat_names, first_dealer)
 
 
+def next_game_dealer(g: Game) -> int | None:
+    """Who deals the first hand of the next game, where the rules say (000: "the winner is the
+    first dealer of the second game"); None while the game goes on or where the table chooses."""
+    if g.winner is None or not g.rules.winner_deals_next:
+        return None
+    return g.winner
+
+
 def _fmt(cards: Iterable[Card]) -> str:
     return " ".join(str(c) for c in cards) or "nothing"
 
 
 def _phase_hint(g: Game) -> str:
     p = g.phase
+    if p is Phase.DRAW:
+        return f"the hands are drawn from the stock, {g.name(g.turn or 0)} to draw"
     if p is Phase.AUCTION:
         return f"the auction is on, {g.name(g.turn or 0)} to speak"
     if p is Phase.TRUMP:
@@ -966,6 +1162,7 @@ def _nine_rules_text(r: Rules) -> str:
 
 _HANDLERS: Final[dict[type, Any]] = {
     HandDealt: Game._on_dealt,
+    StockDrawn: Game._on_drawn,
     ThrownIn: Game._on_thrown_in,
     BidMade: Game._on_bid,
     Passed: Game._on_pass,
@@ -977,6 +1174,7 @@ _HANDLERS: Final[dict[type, Any]] = {
     MeldShown: Game._on_meld,
     Conceded: Game._on_conceded,
     CardPlayed: Game._on_play,
+    Claimed: Game._on_claimed,
     TrickGathered: Game._on_gathered,
 }
 # handlers that record the event themselves, in the one copy of the position they make

@@ -21,6 +21,10 @@ def in_effect(events: Iterable[tuple[int, Event]]) -> list[tuple[int, Event]]:
         if isinstance(event, Undone):
             if not stack:
                 raise IllegalAction("there is nothing to undo", "the start of the game")
+            if event.target is not None and stack[-1][0] != event.target:
+                raise IllegalAction(f"move #{event.target} is not the last move in effect "
+                                    f"(#{stack[-1][0]} is), so it was already undone or "
+                                    "another move came since", "the journal")
             stack.pop()
         elif isinstance(event, Corrected):
             for i, (n, _) in enumerate(stack):

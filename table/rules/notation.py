@@ -9,12 +9,15 @@ hands dealt before (`#0`), and, where they matter, `ledger=`, `pot=`, `checks=`,
 moves, one token each:
 
     deal | deal[AS.10S..|..|..|kitty]   the deal, hidden or with the hands known
+    0:keep  0:reject=AS.9H              two-handed draw: the first card kept or rejected
+                                        (with the cards: kept.discarded, ? = unseen)
     1:250  1:p  1:push  1:throw         a bid, a pass, push to the dealer, a throw-in
     kitty=AS.9H.QD                      the kitty shown
     1:trump=S  1:bury=AS.KS.9C|?        trump named, cards buried (? = face down)
     2:pass0=AS.KS.QS|?                  cards passed from seat 2 to seat 0
-    1:meld=AS.10S.KS.QS.JS  1:concede   meld shown, the hand conceded
+    1:meld=AS.10S.KS.QS.JS  1:concede   meld shown, the hand conceded (`=agreed`: by all)
     1:AS  /                             a card played, the trick gathered
+    1:claim  1:claim=lost               the rest claimed, or defeat acknowledged
 
 Seats are numbers (0 = the first seat, clockwise). `Game.parse(g.position()) == g`.
 """
@@ -30,13 +33,16 @@ from .events import (
     Buried,
     CardPlayed,
     CardsPassed,
+    Claimed,
     Conceded,
+    Corrected,
     Event,
     HandDealt,
     KittyShown,
     MeldShown,
     Passed,
     PushedToDealer,
+    StockDrawn,
     ThrownIn,
     TrickGathered,
     TrumpNamed,
@@ -80,6 +86,14 @@ def _parse_cards(text: str) -> tuple[Card, ...] | None:
     return tuple(Card.parse(t) for t in text.split("."))
 
 
+def _card_or_unseen(card: Card | None) -> str:
+    return "?" if card is None else str(card)
+
+
+def _parse_card_or_unseen(text: str) -> Card | None:
+    return None if text == "?" else Card.parse(text)
+
+
 def _ints(values: tuple[int, ...]) -> str:
     return ",".join(str(v) for v in values)
 
@@ -114,6 +128,11 @@ def event_token(e: Event) -> str:
         if e.hands is None:
             return "deal"
         return "deal[" + "|".join([_cards(h) for h in e.hands] + [_cards(e.kitty or ())]) + "]"
+    if isinstance(e, StockDrawn):
+        word = "keep" if e.kept_first else "reject"
+        if e.kept is None and e.discarded is None:
+            return f"{e.seat}:{word}"
+        return f"{e.seat}:{word}={_card_or_unseen(e.kept)}.{_card_or_unseen(e.discarded)}"
     if isinstance(e, BidMade):
         return f"{e.seat}:{e.amount}"
     if isinstance(e, Passed):
@@ -133,9 +152,11 @@ def event_token(e: Event) -> str:
     if isinstance(e, MeldShown):
         return f"{e.seat}:meld={_cards(e.cards)}"
     if isinstance(e, Conceded):
-        return f"{e.seat}:concede"
+        return f"{e.seat}:concede" + ("=agreed" if e.agreed else "")
     if isinstance(e, CardPlayed):
         return f"{e.seat}:{e.card}"
+    if isinstance(e, Claimed):
+        return f"{e.seat}:claim" + ("=lost" if e.lost else "")
     if isinstance(e, TrickGathered):
         return "/"
     raise NotationError(f"{type(e).__name__} has no notation")
@@ -148,8 +169,12 @@ def public_event(e: Event, rules: Rules) -> Event:
         return replace(e, hands=None, kitty=None)
     if isinstance(e, CardsPassed) and e.cards is not None:
         return replace(e, cards=None)
+    if isinstance(e, StockDrawn) and (e.kept is not None or e.discarded is not None):
+        return replace(e, kept=None, discarded=None)
     if isinstance(e, Buried) and e.cards is not None and not rules.draw_from_stock:
         return replace(e, cards=None)
+    if isinstance(e, Corrected):  # a corrected deal, bury or pass hides its cards too
+        return replace(e, replacement=public_event(e.replacement, rules))
     return e
 
 
@@ -187,10 +212,18 @@ def _parse_event(token: str, dealer: int) -> Event:
         return BidMade(seat=seat, amount=int(move))
     if move == "p":
         return Passed(seat=seat)
+    word, _, drawn = move.partition("=")
+    if word in ("keep", "reject"):
+        kept, discarded = drawn.split(".") if drawn else ("?", "?")
+        return StockDrawn(seat=seat, kept_first=word == "keep",
+                          kept=_parse_card_or_unseen(kept),
+                          discarded=_parse_card_or_unseen(discarded))
     if move == "push":
         return PushedToDealer(seat=seat)
-    if move == "concede":
-        return Conceded(seat=seat)
+    if move in ("claim", "claim=lost"):
+        return Claimed(seat=seat, lost=move.endswith("=lost"))
+    if move in ("concede", "concede=agreed"):
+        return Conceded(seat=seat, agreed=move.endswith("=agreed"))
     if move == "throw" or move.startswith("throw="):
         return ThrownIn(seat=seat, reason=_unescape(move[6:]))
     if move.startswith("trump="):

@@ -12,6 +12,7 @@ import enum
 from collections.abc import Mapping
 from typing import Any, get_type_hints
 
+from .domains import rule_problem
 from .variants import (
     CLASSICAL,
     COUNTERS,
@@ -89,9 +90,13 @@ def with_options(rules: Rules, options: Mapping[str, str]) -> Rules:
     for head, subs in nested.items():
         changes[head] = dataclasses.replace(getattr(rules, head), **subs)
     try:
-        return dataclasses.replace(rules, **changes)
+        result = dataclasses.replace(rules, **changes)
     except (TypeError, ValueError) as exc:
         raise OptionError(str(exc)) from None
+    problem = rule_problem(result)  # every option's domain (table/rules/domains.py)
+    if problem is not None:
+        raise OptionError(problem)
+    return result
 
 
 def _format(value: Any) -> str:
@@ -155,5 +160,7 @@ def _parse(key: str, text: str, hint: Any) -> Any:
         if hint is str:
             return t
     except ValueError as exc:
-        raise OptionError(f"bad value {text!r} for {key}: {exc}") from None
+        shown, why = str(text), str(exc)
+        shown, why = (shown if len(shown) <= 40 else f"{shown[:40]}..."), why.split(": '")[0]
+        raise OptionError(f"bad value {shown!r} for {key}: {why}") from None
     raise OptionError(f"option {key} cannot be set from text")

@@ -27,6 +27,7 @@ from .events import (
     MeldShown,
     Passed,
     PushedToDealer,
+    StockDrawn,
     ThrownIn,
     TrickGathered,
     TrumpNamed,
@@ -59,6 +60,7 @@ class SimTable:
         self.hands: list[list[Card]] = [[] for _ in range(n)]
         self.kitty: list[Card] = []
         self.discards: list[list[Card]] = [[] for _ in range(n)]
+        self.draws: list[StockDrawn] = []  # two-handed: the turns at the stock, in order
         self._estimate: dict[int, tuple[int, Suit]] = {}
         self._pending: tuple[Card, ...] = ()  # the true cards of a face-down bury or pass
         self._gathered = TrickGathered(source=source)
@@ -91,6 +93,7 @@ class SimTable:
     def _draw(self, deck: list[Card], active: Sequence[int]) -> None:
         """004 two-handed: draw one, keep it or not; if not, the next one must be kept."""
         turn = 0
+        self.draws = []
         while deck:
             seat = active[turn % len(active)]
             first = deck.pop()
@@ -99,6 +102,11 @@ class SimTable:
             kept, thrown = (first, second) if keep_first else (second, first)
             self.hands[seat].append(kept)
             self.discards[seat].append(thrown)
+            shown = self.known
+            self.draws.append(StockDrawn(seat=seat, kept_first=keep_first,
+                                         kept=kept if shown else None,
+                                         discarded=thrown if shown else None,
+                                         source=self.source))
             turn += 1
 
     # -- deciding -------------------------------------------------------------------------
@@ -131,6 +139,8 @@ class SimTable:
             return self._next_deal(g)
         if p is Phase.GAME_OVER:
             raise ValueError("the game is over")
+        if p is Phase.DRAW:
+            return self.draws[sum(1 for e in g.events if isinstance(e, StockDrawn))]
         if p is Phase.AUCTION:
             return self._speak(g)
         d = g.declarer
@@ -250,6 +260,11 @@ class SimTable:
         for s in order:
             if g.melds[s] is not None:
                 continue
+            if s != d and r.concede_before_opponents_meld and \
+                    not any(g.melds[o] is not None for o in order[1:]):
+                conceded = self._concession(g, d)  # 004: decided before the others meld
+                if conceded is not None:
+                    return conceded
             if r.who_melds is WhoMelds.DECLARER and s != d:
                 continue
             if r.pass_cards and s != d and len(g.passes) < 2:
@@ -258,6 +273,10 @@ class SimTable:
             if s == d and r.pass_cards and len(g.passes) < 2:
                 _take(hand, self._pass_back(d, g.trump))
             meld = best_meld(hand, g.trump, r)
+            nines = [c for c in hand if c.rank is Rank.NINE]
+            if r.checks.seven_nines and len(nines) >= 7:  # 004: shown for their checks
+                cards = meld.cards + tuple(c for c in nines if c.suit is not g.trump)
+                return MeldShown(seat=s, cards=cards, source=src)
             if meld.total > 0:
                 return MeldShown(seat=s, cards=meld.cards, source=src)
         if r.pass_cards and len(g.passes) < 2:
@@ -266,17 +285,24 @@ class SimTable:
             return self._pass(g, partner, d)
         if r.bury and not g.bury_done:
             return self._bury(g, d)
-        if g.bid is not None:
-            side_meld = sum(m.total for s, m in enumerate(g.melds)
-                            if m is not None and g.side(s) == g.side(d))
-            hopeless = g.bid > side_meld + int(self._trick_total * 0.85)
-            if r.forced_concede_margin and g.bid > side_meld + r.forced_concede_margin:
-                return Conceded(seat=d, source=src)
-            if r.concede_margin and g.bid - side_meld > r.concede_margin:
-                return Conceded(seat=d, source=src)
-            if hopeless and (r.concede_after_meld or r.concede_names_trump):
-                return Conceded(seat=d, source=src)
+        conceded = self._concession(g, d)
+        if conceded is not None:
+            return conceded
         return self._play(g)
+
+    def _concession(self, g: Game, d: int) -> Conceded | None:
+        """The declarer's concession when the bid is out of reach (or must be conceded)."""
+        r = self.rules
+        if g.bid is None:
+            return None
+        side_meld = sum(m.total for s, m in enumerate(g.melds)
+                        if m is not None and g.side(s) == g.side(d))
+        hopeless = g.bid > side_meld + int(self._trick_total * 0.85)
+        forced = r.forced_concede_margin and g.bid > side_meld + r.forced_concede_margin
+        if forced or (r.concede_margin and g.bid - side_meld > r.concede_margin) or \
+                (hopeless and (r.concede_after_meld or r.concede_names_trump)):
+            return Conceded(seat=d, source=self.source)
+        return None
 
     def _play(self, g: Game) -> Event:
         if g.trick_full:

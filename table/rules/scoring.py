@@ -62,8 +62,9 @@ def thrown_in(g: Game, note: str, redeal: bool) -> HandResult:
                       _zeros(n), 0, note, redeal)
 
 
-def _trick_points(g: Game) -> list[int]:
-    """Card points per seat, the declarer's buried cards (or two-hand discards) included."""
+def _trick_points(g: Game, claimed: bool = False) -> list[int]:
+    """Card points per seat, the declarer's buried cards (or two-hand discards) included. (A
+    claim has put the rest in the claimant's points, with buried cards that lie unseen.)"""
     r = g.rules
     pts = list(g.taken)
     if r.draw_from_stock:
@@ -73,6 +74,8 @@ def _trick_points(g: Game) -> list[int]:
     elif r.bury and g.declarer is not None and len(g.tricks) == r.hand_size:
         buried = g.buried if g.buried is not None else _unplayed(g)
         pts[g.declarer] += card_points(buried, r)
+    elif r.bury and g.declarer is not None and claimed and g.buried is not None:
+        pts[g.declarer] += card_points(g.buried, r)
     return pts
 
 
@@ -87,7 +90,9 @@ def _unplayed(g: Game) -> list[Card]:
     return [Card.from_index(i) for i, n in enumerate(left) for _ in range(max(0, n))]
 
 
-def _saved(g: Game, seats: list[int]) -> bool:
+def meld_saved(g: Game, seats: list[int], claim: int | None = None) -> bool:
+    """Whether `seats` (a side) have taken what saves their meld so far (`claim`: the seat that
+    claimed the rest, which took every trick left, the last one too)."""
     rule = g.rules.meld_saving
     if rule is MeldSaving.NONE:
         return True
@@ -96,7 +101,7 @@ def _saved(g: Game, seats: list[int]) -> bool:
     if rule is MeldSaving.POINT:
         return any(g.taken[s] for s in seats)
     last = g.tricks[-1] if len(g.tricks) == g.rules.hand_size else None
-    took_last = False
+    took_last = claim in seats
     if last is not None:
         took_last = last[trick_winner([c for _, c in last], g.trump)][0] in seats
     if rule is MeldSaving.COUNTER_OR_LAST:
@@ -104,8 +109,10 @@ def _saved(g: Game, seats: list[int]) -> bool:
     return any(g.counters[s] for s in seats)
 
 
-def score_hand(g: Game, unseen: bool = False) -> HandResult:
-    """The result of the hand `g` has just finished (played out, conceded or reneged)."""
+def score_hand(g: Game, unseen: bool = False, claim: int | None = None,
+               claim_made: bool | None = None) -> HandResult:
+    """The result of the hand `g` has just finished (played out, conceded, reneged or claimed:
+    `claim` is the claimant's seat, `claim_made` the result claimed where only it counts)."""
     r = g.rules
     n = r.table_seats
     d = g.declarer
@@ -117,7 +124,7 @@ def score_hand(g: Game, unseen: bool = False) -> HandResult:
     meld = [m.total if m is not None else 0 for m in g.melds]
     if r.who_melds is WhoMelds.DECLARER:
         meld = [m if side_of(r, s) == dside else 0 for s, m in enumerate(meld)]
-    tricks = _trick_points(g)
+    tricks = _trick_points(g, claimed=claim is not None)
     side_meld = {sd: sum(meld[s] for s in members[sd]) for sd in sides}
     side_tricks = {sd: sum(tricks[s] for s in members[sd]) for sd in sides}
     renege = g.reneges[0] if g.reneges else None
@@ -163,22 +170,45 @@ def score_hand(g: Game, unseen: bool = False) -> HandResult:
                 if sd != dside and opp_meld:
                     side_delta[sd] = side_meld[sd]
                     counted[sd] = True
+    elif r.unburied_forfeit and r.bury and played and not g.bury_done:
+        # 003: not burying, found at the end, forfeits the hand: "going up" and "each opponent
+        # receiving 12 points for trick play" (with their meld, saved by those points)
+        outcome, made, note = "forfeit", False, "the declarer did not bury"
+        side_delta[dside] = -bid
+        tricks = [r.unburied_forfeit if s in g.active and side_of(r, s) != dside else 0
+                  for s in range(n)]
+        for sd in sides:
+            if sd != dside:
+                counted[sd] = r.melds_all
+                side_delta[sd] = (side_meld[sd] if counted[sd] else 0) + sum(
+                    tricks[s] for s in members[sd])
+    elif claim_made is not None:  # settled by the result: the claim is the result
+        made = claim_made
+        outcome = "made" if made else "set"
+        side_delta[dside] = side_meld[dside] + side_tricks[dside] if made else -bid
+        counted[dside] = made
+        note = "the rest claimed" if claim is None or made or side_of(r, claim) != dside \
+            else "defeat acknowledged"
     else:
-        total = side_meld[dside] + side_tricks[dside]
+        # 000, 003, 004: the declarer too must save his meld; 002 asks it of the other team only
+        dsaved = not r.declarer_saves_meld or meld_saved(g, members[dside], claim)
+        total = (side_meld[dside] if dsaved else 0) + side_tricks[dside]
         made = total >= bid
         outcome = "made" if made else "set"
         if made:
             side_delta[dside] = total
-            counted[dside] = True
+            counted[dside] = dsaved
         else:
             side_delta[dside] = -bid
         for sd in sides:
             if sd == dside:
                 continue
-            keep = _saved(g, members[sd])
+            keep = meld_saved(g, members[sd], claim)
             counted[sd] = keep and r.melds_all
             side_delta[sd] = (side_meld[sd] if counted[sd] else 0) + side_tricks[sd]
-        if not played:
+        if claim is not None:
+            note = "the rest claimed"
+        elif not played:
             note = "hand not played out"
 
     score = [0] * n
@@ -244,7 +274,8 @@ def _money(g: Game, made: bool | None, outcome: str, unseen: bool) -> tuple[list
             ledger[s] -= sign * each
         ledger[d] += sign * each * len(payers)
     elif r.scoring is Scoring.POT:
-        unit = (bid // 10) // 5 * 5  # "divide the bid by 10 and round down to the next 5 cents"
+        # "divide the bid by 10 and round down to the next 5 cents" (the bid as written)
+        unit = (bid * r.scale // 10) // 5 * 5
         if made:
             for s in payers:
                 ledger[s] -= unit * mult
@@ -274,22 +305,34 @@ def _checks(g: Game, made: bool | None, outcome: str) -> list[int]:
         if m is None:
             continue
         names = [x.name for x in m.melds]
-        out[s] += c.run * sum(1 for x in names if x in ("run", "double run"))
-        out[s] += c.aces_around * sum(1 for x in names if x == "aces around")
+        # a double counts as the two singles it holds, so scoring doubles as two singles
+        # (double_bonuses=no) changes no check
+        out[s] += c.run * (_singles(names, "run") + sum(1 for x in names
+                                                         if x.startswith("run with")))
+        out[s] += c.aces_around * _singles(names, "aces around")
         if _roundtable(g.meld_cards[s]):
             out[s] += c.roundtable
-        out[s] += c.double_pinochle * sum(1 for x in names if x == "double pinochle")
-        out[s] += c.double_around * sum(1 for x in names
-                                        if x.startswith("double") and x.endswith("around"))
+        out[s] += c.double_pinochle * (_singles(names, "pinochle") // 2)
+        out[s] += c.double_around * sum(_singles(names, f"{rank} around") // 2
+                                        for rank in ("aces", "kings", "queens", "jacks"))
         if c.double_marriage:
             out[s] += c.double_marriage * _double_marriages(g.meld_cards[s])
+        # "7 nines ... (do not need to win the bid to get credit)": shown with the meld
+        if c.seven_nines and sum(1 for x in g.meld_cards[s] if x.rank is Rank.NINE) >= 7:
+            out[s] += c.seven_nines
     d = g.declarer
     assert d is not None
     if not made and outcome != "conceded unseen":
         out[d] += c.looked_and_lost
-        if outcome in ("set", "renege"):
+        if outcome in ("set", "renege", "forfeit"):
             out[d] += c.played_and_lost
     return out
+
+
+def _singles(names: list[str], single: str) -> int:
+    """How many of the meld `single` the named melds hold (a double holds two)."""
+    return sum(1 for x in names if x == single) + 2 * sum(1 for x in names
+                                                          if x == "double " + single)
 
 
 def _roundtable(cards: tuple[Card, ...]) -> bool:
@@ -336,7 +379,9 @@ def _decide(g: Game, result: HandResult) -> tuple[int | None, int, list[int]]:
     seats = _side_heads(r)
     score = {s: g.scores[s] for s in seats}
     best = max(score.values())
-    if r.negative_limit and any(v <= r.negative_limit for v in score.values()) and best > 0:
+    # "goes beyond" the limit: below it (or, as an option, at it)
+    low = r.negative_limit + (1 if r.negative_limit_reached else 0)
+    if r.negative_limit and any(v < low for v in score.values()) and best > 0:
         return _highest(score)
     if r.deals and g.deals_done >= r.deals:
         return _highest(score)

@@ -29,15 +29,23 @@ class CardPoints:
     jack: int
     nine: int
     last_trick: int
-    name: str = ""
+    name: str = field(default="", compare=False)  # the values are the scheme
 
     def by_rank(self) -> tuple[int, int, int, int, int, int]:
         """Points indexed by `Rank` (9 J Q K 10 A)."""
         return (self.nine, self.jack, self.queen, self.king, self.ten, self.ace)
 
     def scaled(self, divisor: int) -> CardPoints:
-        return replace(self, **{f.name: getattr(self, f.name) // divisor
-                                for f in fields(self) if f.name != "name"})
+        """Every value divided by `divisor`; `ValueError` if one does not divide (the 250 of a
+        hand must stay exact: classical points cannot be divided by ten)."""
+        values = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "name"}
+        uneven = [k for k, v in values.items() if v % divisor]
+        if uneven:
+            raise ValueError(f"{self.name or 'these'} card points cannot be divided by "
+                             f"{divisor}: the {uneven[0].replace('_', ' ')} is worth "
+                             f"{values[uneven[0]]}")
+        return replace(self, name=f"{self.name}/{divisor}",
+                       **{k: v // divisor for k, v in values.items()})
 
 
 # The card-point schemes of VARIANTS.md section 2 (each makes 250 with the last trick).
@@ -218,6 +226,7 @@ class Rules:
     bury: int = 3                      # cards the declarer buries after taking the kitty
     pass_cards: int = 0                # cards passed each way between partners (002)
     draw_from_stock: bool = False      # two-hand: hands are built from the stock
+    draw_events: bool = True           # two-hand: each keep/reject from the stock is entered
     nine_throw_ins: frozenset[NineThrowIn] = frozenset()
     throw_in_by_agreement: bool = False
 
@@ -231,6 +240,7 @@ class Rules:
     all_pass: AllPass = AllPass.THROW_IN
     dealer_forced_bid: int = 0          # 0 = the minimum bid
     dealer_forced_needs_meld: bool = False  # 004 option: the dealer must bid only if he has meld
+    opener_may_jump: bool = False       # opener-forced (000): "begin with the minimum bid" exactly
     must_open_with_meld: bool = False   # 004: a player holding meld (other than nines) must open
     single_round: bool = False          # 003: one round of bidding
     kitty_reveal_auction: bool = False  # 003 option: a kitty card is shown after each round
@@ -243,6 +253,7 @@ class Rules:
     double_bonuses: bool = True         # 000 variation: False scores every double as two singles
     meld_before_bury: bool = False      # 003: the declarer may meld first and bury from the rest
     meld_saving: MeldSaving = MeldSaving.COUNTER
+    declarer_saves_meld: bool = True    # the declaring side must save its meld too (not 002)
 
     # play
     first_lead_trump: bool = False
@@ -250,11 +261,15 @@ class Rules:
 
     # conceding
     concede_after_meld: bool = True     # 000: after the melds the bidder may give up
-    voluntary_set: bool = False         # 001: after seeing the kitty, before naming trump
+    voluntary_set: bool = False         # 001: after seeing the kitty, before the first lead
+    voluntary_set_after_trump: bool = True  # 001 pot: "given up" in spades still doubles
     concede_names_trump: bool = False   # 004: conceding still names trump; others score meld
     concede_margin: int = 0             # 002: may throw in if meld is more than this below bid
     forced_concede_margin: int = 0      # 004: must concede if bid > meld + this (0 = off)
     concede_unseen: bool = False        # 004: a forced bidder may concede without the widow
+    concede_before_opponents_meld: bool = False  # 004: decide before seeing the others' meld
+    unburied_forfeit: int = 0           # 003: not buried, found at the hand's end: set, and
+    #                                     each opponent scores this many trick points (0 = off)
 
     # scoring
     scoring: Scoring = Scoring.POINTS
@@ -274,8 +289,14 @@ class Rules:
     target: int = 1500
     deals: int = 0                      # play a fixed number of deals instead (0 = off)
     negative_limit: int = 0             # e.g. -1000 ends the game if someone is positive (0 = off)
+    negative_limit_reached: bool = False  # no: the score must go "beyond" (below) the limit
+    winner_deals_next: bool = False     # 000: the winner deals the first hand of the next game
     tie_break: TieBreak = TieBreak.BIDDER_OUT
     overtime_step: int = 250
+
+    # every amount above is divided by this (000: "some divide all the scores by 10"); bid
+    # endings and the pot's money are read in the undivided amounts. Set by `scaled`.
+    scale: int = 1
 
     # -- derived values -------------------------------------------------------------------
 
@@ -317,7 +338,7 @@ class Rules:
             return f"a bid must be higher than {high}"
         if (amount - self.min_bid) % self.bid_step:
             return f"bids go up in steps of {self.bid_step}"
-        if amount % 100 in self.forbidden_endings:
+        if amount * self.scale % 100 in self.forbidden_endings:
             endings = " or ".join(str(e) for e in self.forbidden_endings)
             return f"no bid may end in {endings}"
         return None
@@ -341,25 +362,29 @@ class Rules:
         return row
 
     def scaled(self, divisor: int) -> Rules:
-        """Every score divided by `divisor` (000: "some divide all the scores by 10")."""
+        """Every score divided by `divisor` (000: "some divide all the scores by 10"). Rules
+        that read an amount as written (bid endings, the pot's cents) read it times `scale`."""
+        if divisor < 1:
+            raise ValueError(f"scores are divided by a whole number from 1, not {divisor}")
+
         def d(v: int) -> int:
             return v // divisor
         return replace(
-            self, points=self.points.scaled(divisor), meld=self.meld.scaled(divisor),
+            self, scale=self.scale * divisor, unburied_forfeit=d(self.unburied_forfeit),
+            points=self.points.scaled(divisor), meld=self.meld.scaled(divisor),
             min_bid=d(self.min_bid), bid_step=max(1, d(self.bid_step)),
             dealer_forced_bid=d(self.dealer_forced_bid), push_to_dealer=d(self.push_to_dealer),
             push_from_bid=d(self.push_from_bid), concede_margin=d(self.concede_margin),
             forced_concede_margin=d(self.forced_concede_margin), pot_min_bid=d(self.pot_min_bid),
             target=d(self.target), negative_limit=d(self.negative_limit),
             overtime_step=d(self.overtime_step),
-            forbidden_endings=tuple(d(e) for e in self.forbidden_endings),
             stakes=tuple(replace(r, min_bid=d(r.min_bid)) for r in self.stakes),
         )
 
 
 def _presets() -> dict[str, Rules]:
     bison = Rules(
-        name="bison", source="000_4a0caaf70a615e09.txt",
+        name="bison", source="000_4a0caaf70a615e09.txt", winner_deals_next=True,
         description="Three-player auction as played in Bison, South Dakota: everyone melds, "
                     "double melds pay extra, game to 1500.",
     )
@@ -385,7 +410,7 @@ def _presets() -> dict[str, Rules]:
                     "must take the trick if you can, game to 1500.",
         players=4, partnerships=True, hand_size=12, kitty_size=0, bury=0, pass_cards=3,
         all_pass=AllPass.DEALER_FORCED, meld=replace(FULL_MELD, dix_own_class=True),
-        meld_saving=MeldSaving.COUNTER_OR_LAST, beat=Beat.WIN,
+        meld_saving=MeldSaving.COUNTER_OR_LAST, declarer_saves_meld=False, beat=Beat.WIN,
         concede_after_meld=False, concede_margin=250,
     )
     family = Rules(
@@ -395,7 +420,7 @@ def _presets() -> dict[str, Rules]:
         points=COUNTERS_TENTHS, min_bid=20, bid_step=1, all_pass=AllPass.DEALER_FORCED,
         single_round=True, meld=FAMILY_MELD, meld_before_bury=True,
         meld_saving=MeldSaving.POINT, first_lead_trump=True, beat=Beat.TRUMP_LED,
-        concede_after_meld=False, target=120,
+        concede_after_meld=False, target=120, unburied_forfeit=12, scale=10,
     )
     family_alternate = replace(
         family, name="family-alternate",
@@ -412,7 +437,8 @@ def _presets() -> dict[str, Rules]:
         dealer_forced_bid=299,  # 004: "the dealer names trump at a price usually one less"
         meld=GENERAL_MELD, meld_saving=MeldSaving.TRICK, first_lead_trump=True,
         beat=Beat.TRUMP_LED_OVERRUFF, concede_after_meld=False, concede_names_trump=True,
-        forced_concede_margin=250, concede_unseen=True, target=1000,
+        forced_concede_margin=250, concede_unseen=True, concede_before_opponents_meld=True,
+        target=1000,
         tie_break=TieBreak.BIDDER_OUT,
     )
     partnership4 = replace(
@@ -421,7 +447,7 @@ def _presets() -> dict[str, Rules]:
                     "twelve cards each, no widow.",
         players=4, partnerships=True, hand_size=12, kitty_size=0, bury=0, min_bid=150,
         dealer_forced_bid=149, concede_names_trump=False, forced_concede_margin=0,
-        concede_unseen=False,
+        concede_unseen=False, concede_before_opponents_meld=False,
     )
     two_hand = replace(
         classic3, name="two-hand",
@@ -430,6 +456,7 @@ def _presets() -> dict[str, Rules]:
         players=2, hand_size=12, kitty_size=0, bury=0, draw_from_stock=True,
         must_open_with_meld=False, min_bid=150, dealer_forced_bid=149,
         concede_names_trump=False, forced_concede_margin=0, concede_unseen=False,
+        concede_before_opponents_meld=False,
     )
     check = replace(
         classic3, name="check",

@@ -71,11 +71,22 @@ def test_shellcheck_finds_nothing() -> None:
 
 def test_the_dry_run_installs_debians_packages(install_dry_run: list[list[str]]) -> None:
     apt = [c for c in install_dry_run if "apt-get" in c and "install" in c]
-    # on this machine picamera2 and lgpio are never installed, so the install step is shown
-    assert len(apt) == 1
-    for package in ("python3-picamera2", "python3-opencv", "python3-numpy", "python3-pil",
-                    "python3-lgpio"):
+    # on this machine picamera2 and lgpio are never installed, so the install steps are shown
+    assert len(apt) == 2
+    for package in ("python3-opencv", "python3-numpy", "python3-pil", "python3-lgpio"):
         assert package in apt[0]
+    # picamera2 alone, without the Qt and OpenGL packages it recommends
+    assert apt[1][-2:] == ["--no-install-recommends", "python3-picamera2"]
+    assert "python3-picamera2" not in apt[0]
+
+
+def test_phones_find_the_table_and_a_card_is_printed(install_dry_run: list[list[str]]) -> None:
+    assert ["systemctl", "enable", "--now", "avahi-daemon"] in install_dry_run
+    card = [c for c in install_dry_run if "print-card" in c]
+    assert card == [["runuser", "-u", "pinochle", "--", "env",
+                     "PINOCHLE_CONFIG=/var/lib/pinochle-table",
+                     "/opt/pinochle-table/.venv/bin/pinochle-table", "print-card", "--out",
+                     "/var/lib/pinochle-table/table-card.pdf"]]
 
 
 def test_the_venv_sees_debians_packages(install_dry_run: list[list[str]],
@@ -165,7 +176,9 @@ def test_flashing_puts_each_file_where_board_flash_does() -> None:
     result = run("bash", str(DEPLOY / "flash-board.sh"), "--port", "/dev/ttyACM7", "--dry-run")
     assert result.returncode == 0, result.stderr
     calls = commands(result.stdout)
-    assert all(c[1:3] == ["connect", "/dev/ttyACM7"] for c in calls)
+    # `resume`: no soft reset, which would stop the timer feeding the board's watchdog
+    assert all(c[1:4] == ["connect", "/dev/ttyACM7", "resume"] for c in calls)
+    calls = [c[:3] + c[4:] for c in calls]
     copies = {(Path(c[4]).name, c[5]) for c in calls if c[3] == "cp"}
     # the same places as `pinochle-table board-flash` (firmware_bridge's own flashing)
     expected = {(name, f":{BOARD_PACKAGE}/{name}") for name in FIRMWARE_MODULES}

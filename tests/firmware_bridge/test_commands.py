@@ -31,9 +31,27 @@ def test_board_flash_dry_run_copies_every_firmware_file(
         capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["board-flash", "--dry-run", "--port", "/dev/ttyACM0"]) == 0
     out = capsys.readouterr().out
-    assert "connect /dev/ttyACM0" in out and ":main.py" in out
+    assert "connect /dev/ttyACM0 resume" in out and ":main.py" in out
     for name in FIRMWARE_MODULES:
         assert f"firmware/{name}" in out
+
+
+def test_board_flash_uses_the_venvs_mpremote_and_the_boards_udev_name(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from firmware_bridge import commands
+
+    (tmp_path / "mpremote").write_text("#!/bin/sh\n")
+    monkeypatch.setattr(commands.sys, "executable", str(tmp_path / "python"))
+    assert commands.find_mpremote() == str(tmp_path / "mpremote")
+    calls = commands.flash_commands("/dev/pinochle-board", str(tmp_path / "mpremote"))
+    assert all(c[:4] == [str(tmp_path / "mpremote"), "connect", "/dev/pinochle-board",
+                         "resume"] for c in calls)
+    device = tmp_path / "pinochle-board"
+    device.touch()
+    monkeypatch.setattr(commands, "BOARD_DEVICE", str(device))
+    assert main(["board-flash", "--dry-run"]) == 0
+    assert f"{tmp_path / 'mpremote'} connect {device} resume" in capsys.readouterr().out
 
 
 def test_board_sim_runs_a_script_and_refuses_a_bad_step(

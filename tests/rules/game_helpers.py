@@ -15,6 +15,7 @@ from table.rules import (
     IllegalAction,
     Rules,
     SimTable,
+    StockDrawn,
     new_game,
 )
 
@@ -43,6 +44,8 @@ def hidden(e: Event, rules: Rules) -> Event:
         return replace(e, cards=None)
     if isinstance(e, CardsPassed):
         return replace(e, cards=None)
+    if isinstance(e, StockDrawn):
+        return replace(e, kept=None, discarded=None)
     return e
 
 

@@ -72,6 +72,7 @@ def reckon(g: Game) -> tuple[list[int], list[int], list[int]]:
             tricks[w] += POINTS[scheme][1]
             last_seat = w
     played = len(g.tricks) == r.hand_size
+    in_play = list(tricks)  # before buried cards and discard piles: what saves a meld
     for e in g.events:  # the declarer's buried cards, or two-handed discard piles
         if isinstance(e, Buried) and e.cards is not None and played:
             tricks[e.seat] += sum(value(c, scheme) for c in e.cards)
@@ -91,21 +92,24 @@ def reckon(g: Game) -> tuple[list[int], list[int], list[int]]:
                 if k != side(d):
                     delta[k] = smeld[k]
     else:
-        made = smeld[side(d)] + stricks[side(d)] >= bid
-        delta[side(d)] = smeld[side(d)] + stricks[side(d)] if made else -bid
-        for k, members in seats_of.items():
-            if k == side(d):
-                continue
-            saving = r.meld_saving.value
-            saved = {
+        def saved(members: list[int]) -> bool:
+            return {
                 "counter": any(counters[s] for s in members),                   # 000
                 "counter-or-last": any(counters[s] for s in members)             # 002
                 or last_seat in members,
-                "point": any(tricks[s] for s in members),                       # 003
+                "point": any(in_play[s] for s in members),                      # 003
                 "trick": any(won[s] for s in members),                          # 004
                 "none": True,
-            }[saving]
-            delta[k] = (smeld[k] if saved and r.who_melds.value == "all" else 0) + stricks[k]
+            }[r.meld_saving.value]
+        # 000, 003, 004 ask every player to save his meld; 002 only the other team
+        dmeld = smeld[side(d)] if r.name == "racehorse" or saved(seats_of[side(d)]) else 0
+        made = dmeld + stricks[side(d)] >= bid
+        delta[side(d)] = dmeld + stricks[side(d)] if made else -bid
+        for k, members in seats_of.items():
+            if k == side(d):
+                continue
+            keep = saved(members)
+            delta[k] = (smeld[k] if keep and r.who_melds.value == "all" else 0) + stricks[k]
     score = [delta.get(side(s), 0) if s in g.active or r.partnerships else 0 for s in range(n)]
     ledger = [0] * n
     if r.scoring.value == "stakes":

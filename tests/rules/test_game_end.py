@@ -143,10 +143,11 @@ def test_bison_money_option_game_and_set_stakes() -> None:
 
 
 def test_check_pinochle_checks_for_meld_and_losing() -> None:
-    """004: run +1, aces +1, roundtable +2; looking at the talon and losing -1."""
+    """004: run +1, aces +1, roundtable +2; looking at the talon and losing -1 (conceded
+    before the others' meld, which they lay down after)."""
     g = at("check South,West,East 0,0,0 d0 #0 : deal 1:300 2:p 0:p kitty=AS.9H.QD 1:trump=S "
-           "1:bury=? 1:meld=AS.10S.KS.QS.JS 2:meld=AS.AH.AC.AD 0:meld=KS.QS.KH.QH.KC.QC.KD.QD "
-           "1:concede")
+           "1:bury=? 1:meld=AS.10S.KS.QS.JS 1:concede 2:meld=AS.AH.AC.AD "
+           "0:meld=KS.QS.KH.QH.KC.QC.KD.QD")
     assert g.checks == (2, 0, 1)  # West: +1 run -1 lost; East +1 aces; South +2 roundtable
     assert g.scores == (240, -300, 100)
 

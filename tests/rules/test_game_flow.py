@@ -340,7 +340,8 @@ def test_brooklyn_voluntary_set_pays_the_win_amount_without_the_spade_double() -
               KittyShown(cards=tuple(parse_cards("AS 9H QD"))), Conceded(seat=1)):
         g = g.apply(e)
     assert g.ledger == (2, -6, 2, 2)  # the player sitting out collects too
-    assert refused(at(f"brooklyn {B3} : deal 1:350 2:p 0:p kitty=AS.9H.QD 1:trump=S"),
+    assert refused(at(f"brooklyn{{voluntary_set_after_trump=no}} {B3} : deal 1:350 2:p 0:p "
+                      f"kitty=AS.9H.QD 1:trump=S"),
                    Conceded(seat=1)) == "a voluntary set is taken before naming trump"
 
 

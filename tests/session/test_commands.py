@@ -168,3 +168,19 @@ def test_a_foreign_journal_is_refused_and_left_alone(tmp_path: Path,
 def test_history_of_an_empty_journal(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _run(capsys, "history")
     assert code == 0 and "no games yet" in out
+
+
+@pytest.mark.parametrize("command", [["history"], ["export"], ["history", "--game", "1"]])
+def test_a_read_command_with_a_mistyped_db_says_so_and_creates_nothing(
+        db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]) -> None:
+    wrong = tmp_path / "typo" / "tabel.sqlite3"
+    code, _, err = _run(capsys, *command, "--db", str(wrong))
+    assert code == 2 and f"there is no journal at {wrong}" in err and "--db" in err
+    assert not wrong.parent.exists() and not db.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_export_with_no_journal_yet_creates_none(db: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = _run(capsys, "export")
+    assert code == 2 and "has no game yet" in err and not db.exists()

@@ -26,7 +26,7 @@ def test_a_new_file_is_laid_out_as_a_wal_journal(tmp_path: Path) -> None:
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert db.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 2
     db.close()
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from pathlib import Path
 
 import cv2
@@ -9,8 +11,17 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from vision.aruco import detect_markers
 from vision.calibration import Calibration, CalibrationError, calibrate, marker_offset
-from vision.mat import draw_mat, mat_layout, mount_height_mm, write_mat
+from vision.mat import (
+    PAGE_MARGIN,
+    PAPERS,
+    draw_mat,
+    mat_layout,
+    mat_pdf,
+    mount_height_mm,
+    write_mat,
+)
 
 
 @pytest.mark.parametrize("seats", [3, 4])
@@ -48,6 +59,73 @@ def test_written_mat_is_true_to_size(tmp_path: Path) -> None:
         assert round(img.info["dpi"][0]) == 40
     write_mat(layout, str(tmp_path / "mat.pdf"), dpi=40)
     assert (tmp_path / "mat.pdf").read_bytes().startswith(b"%PDF")
+
+
+PX_PER_MM = 2  # the PDFs are rendered at 50.8 dpi: two pixels a millimetre
+
+
+def render(pdf: bytes, tmp_path: Path, name: str) -> list[np.ndarray]:
+    """Each page of a PDF as a BGR image, drawn by poppler (as a printer driver would)."""
+    assert shutil.which("pdftoppm"), "poppler-utils is missing: ./deploy/table.sh setup installs it"
+    src = tmp_path / f"{name}.pdf"
+    src.write_bytes(pdf)
+    subprocess.run(["pdftoppm", "-r", str(25.4 * PX_PER_MM), "-png", str(src),
+                    str(tmp_path / name)], check=True)
+    pages = sorted(tmp_path.glob(f"{name}-*.png"))
+    return [cv2.imread(str(page)) for page in pages]
+
+
+def true_size(image: np.ndarray, width_mm: float, height_mm: float) -> np.ndarray:
+    """`image` as it should be at PX_PER_MM: poppler rounds the page up by a pixel."""
+    h, w = round(height_mm * PX_PER_MM), round(width_mm * PX_PER_MM)
+    assert 0 <= image.shape[0] - h <= 1 and 0 <= image.shape[1] - w <= 1, (image.shape, w, h)
+    return image[:h, :w]
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+def test_the_vector_pdf_is_the_mat_true_to_size_with_sharp_markers(
+        tmp_path: Path, seats: int) -> None:
+    layout = mat_layout(seats)
+    pdf = mat_pdf(layout)
+    assert len(pdf) < 20_000  # vector: a few kB (the raster PDF was about 1.5 MB)
+    (page,) = render(pdf, tmp_path, "mat")
+    page = true_size(page, layout.width, layout.height)
+    drawn = draw_mat(layout, PX_PER_MM)
+    printed = detect_markers(cv2.cvtColor(page, cv2.COLOR_BGR2GRAY))
+    expected = detect_markers(cv2.cvtColor(drawn, cv2.COLOR_BGR2GRAY))
+    assert sorted(printed) == sorted(expected) == [m.id for m in layout.markers]
+    for marker in layout.markers:  # where the mat's layout says, to a pixel
+        assert np.abs(printed[marker.id] - marker.corners() * PX_PER_MM).max() <= 1.0
+    calibration = calibrate(page, layout)
+    assert calibration.seats == seats
+    # the same picture as the raster mat, give or take anti-aliasing and the label font
+    assert np.abs(page.astype(int) - drawn.astype(int)).mean() < 6
+
+
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+def test_tiles_on_home_paper_put_back_together_make_the_mat(tmp_path: Path, paper: str) -> None:
+    layout = mat_layout(3)
+    (whole,) = render(mat_pdf(layout), tmp_path, "whole")
+    whole = true_size(whole, layout.width, layout.height)
+    short, long = PAPERS[paper]
+    sheets = render(mat_pdf(layout, paper), tmp_path, paper)
+    portrait = sheets[0].shape[0] > sheets[0].shape[1]
+    sheets = [true_size(s, *((short, long) if portrait else (long, short))) for s in sheets]
+    h, w = sheets[0].shape[:2]
+    m = round(PAGE_MARGIN * PX_PER_MM)
+    tile_w, tile_h = w - 2 * m, h - 2 * m
+    cols, rows = -(-whole.shape[1] // tile_w), -(-whole.shape[0] // tile_h)
+    assert len(sheets) == cols * rows
+    glued = np.zeros_like(whole)
+    for i, sheet in enumerate(sheets):  # cut on the marks, laid edge to edge
+        row, col = divmod(i, cols)
+        y, x = row * tile_h, col * tile_w
+        part = glued[y:y + tile_h, x:x + tile_w]
+        part[:] = sheet[m:m + part.shape[0], m:m + part.shape[1]]
+        margin = sheet[:m // 2].reshape(-1, 3)  # printed outside the tile: marks and a note
+        assert (margin < 128).any() and (margin > 200).mean() > 0.9
+    assert np.abs(glued.astype(int) - whole.astype(int)).mean() < 2
+    assert sorted(detect_markers(cv2.cvtColor(glued, cv2.COLOR_BGR2GRAY))) == [0, 1, 2, 3]
 
 
 def test_camera_height_grows_with_the_mat() -> None:

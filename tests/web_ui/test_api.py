@@ -69,12 +69,21 @@ def test_the_pin_may_come_in_the_body(client: FlaskClient, session: Session) -> 
     assert seat in session.game.passed
 
 
-def test_wrong_pins_lock_the_phone_out(client: FlaskClient, session: Session) -> None:
-    for _ in range(5):
-        assert client.post("/api/undo", json={}, headers={"X-Table-PIN": "9"}).status_code == 403
-    reply = client.post("/api/undo", json={}, headers=pin_headers())
+def test_wrong_pins_lock_the_whole_table_and_are_shown(client: FlaskClient,
+                                                        session: Session) -> None:
+    for i in range(5):  # from five addresses: the lockout counts for the table, not per phone
+        reply = client.post("/api/undo", json={}, headers={"X-Table-PIN": "9"},
+                            environ_base={"REMOTE_ADDR": f"192.168.1.{10 + i}"})
+        assert reply.status_code == 403
+    reply = client.post("/api/undo", json={}, headers=pin_headers(),
+                        environ_base={"REMOTE_ADDR": "192.168.1.99"})
     assert reply.status_code == 429
-    assert "try again" in reply.get_json()["error"]
+    assert "locked" in reply.get_json()["error"]
+    wait_for(lambda: any(a["kind"] == "wrong-pin" for a in client.get("/api/state")
+                         .get_json()["alerts"]))
+    texts = [a["text"] for a in client.get("/api/state").get_json()["alerts"]
+             if a["kind"] == "wrong-pin"]
+    assert any("192.168.1.14" in t and "locked" in t for t in texts)
 
 
 def test_a_table_without_a_pin_only_watches(session: Session) -> None:
@@ -147,9 +156,12 @@ def test_bad_requests_get_a_message_a_player_can_act_on(
     assert session.last_number == number
 
 
-def test_not_json_is_a_400(client: FlaskClient) -> None:
+def test_not_json_is_refused(client: FlaskClient) -> None:
     reply = client.post("/api/bid", data="amount=250", headers=pin_headers(),
                         content_type="application/x-www-form-urlencoded")
+    assert reply.status_code == 415 and "JSON" in reply.get_json()["error"]
+    reply = client.post("/api/bid", data="amount=250", headers=pin_headers(),
+                        content_type="application/json")
     assert reply.status_code == 400 and "JSON" in reply.get_json()["error"]
 
 
@@ -196,10 +208,17 @@ def test_undo_takes_back_the_last_move(client: FlaskClient, session: Session) ->
     seat = before_bid.turn
     assert client.post("/api/pass", json={}, headers=pin_headers()).status_code == 200
     assert seat in session.game.passed
-    reply = client.post("/api/undo", json={}, headers=pin_headers())
+    target = client.get("/api/state").get_json()["undo_target"]
+    assert target == session.last_number
+    reply = client.post("/api/undo", json={"target": target}, headers=pin_headers())
     assert reply.status_code == 200
     assert session.game == before_bid
     assert reply.get_json()["state"]["game"]["turn"] == seat
+    # a double tap (or a second phone) names the same move: refused, nothing more undone
+    again = client.post("/api/undo", json={"target": target}, headers=pin_headers())
+    assert again.status_code == 409 and f"#{target}" in again.get_json()["error"]
+    assert session.game == before_bid
+    assert client.post("/api/undo", json={}, headers=pin_headers()).status_code == 400
 
 
 def test_conceding_ends_the_hand(client: FlaskClient, session: Session) -> None:

@@ -20,6 +20,7 @@ from table.rules import (
     Card,
     CardPlayed,
     CardsPassed,
+    Claimed,
     Conceded,
     Event,
     HandDealt,
@@ -29,6 +30,7 @@ from table.rules import (
     Passed,
     PushedToDealer,
     Rank,
+    StockDrawn,
     Suit,
     TrickGathered,
     preset,
@@ -266,11 +268,67 @@ def test_racehorse_passes_face_down_from_the_page(tables: Callable[..., Table]) 
 def test_without_a_game_the_new_routes_say_so(journal: Journal) -> None:
     app = create_app({"JOURNAL": journal, "PIN": PIN})
     try:
-        for path in ("play", "kitty", "meld", "bury", "pass-cards", "gather", "push"):
+        for path in ("play", "kitty", "meld", "bury", "pass-cards", "gather", "push", "draw",
+                     "claim"):
             reply = app.test_client().post(f"/api/{path}", json={}, headers=pin_headers())
             assert reply.status_code == 409 and "start one" in reply.get_json()["error"], path
     finally:
         web_table(app).close()
+
+
+def test_two_handed_draws_from_the_page(tables: Callable[..., Table]) -> None:
+    """004: each turn at the stock, the top card kept or rejected (the faces stay private)."""
+    t = tables("two-hand", ["Ann", "Bob"])
+    t.until(lambda g: g.phase is Phase.DRAW)
+    before, number = t.session.game, t.session.last_number
+    assert t.post("draw", {"keep": True}, pin=False)[0] == 401
+    status, answer = t.post("draw", {"keep": "yes"})
+    assert status == 400 and "'keep'" in answer["error"]
+    status, answer = t.post("draw", {"seat": 0, "keep": True})
+    assert status == 409 and "it is Bob's turn to draw, not Ann's" in answer["reason"]
+    unchanged(t, before, number)
+    assert card_entry(t.session.game)["draw"] == {"seat": 1, "left": 24}
+    status, answer = t.post("draw", {"keep": False})
+    assert status == 200 and answer["text"] == "Bob rejected the top card"
+    assert answer["state"]["entry"]["draw"] == {"seat": 0, "left": 23}
+    assert t.session.history()[-1].event == StockDrawn(
+        seat=1, kept_first=False, source="web", at=t.session.history()[-1].event.at)
+
+
+def test_a_claim_from_the_page(tables: Callable[..., Table]) -> None:
+    t = tables()
+    t.until(lambda g: g.phase is Phase.PLAY and g.trick_full and len(g.tricks) == 2)
+    game = t.session.game
+    d = game.declarer
+    assert d is not None and game.result is None
+    offer = t.post("gather", {})[1]["state"]["entry"]["claim"]
+    assert offer == {"seats": list(game.active), "declarer": d, "defeat": False}
+    other = next(s for s in game.active if s != d)
+    assert t.post("claim", {"seat": d}, pin=False)[0] == 401
+    status, answer = t.post("claim", {})
+    assert status == 400 and "whose claim" in answer["error"]
+    status, answer = t.post("claim", {"seat": other})
+    assert status == 409 and "buried cards lie face down" in answer["reason"]
+    status, answer = t.post("claim", {"seat": NAMES[d]})
+    assert status == 200 and answer["text"] == f"{NAMES[d]} claimed the rest"
+    assert answer["state"]["game"]["phase"] in ("hand-over", "game-over")
+    assert answer["state"]["game"]["result"]["note"] == "the rest claimed"
+
+
+def test_a_new_game_after_a_bison_game_is_dealt_by_its_winner() -> None:
+    """000: "the winner is the first dealer of the second game"; 004 leaves it to the table."""
+    from tests.rules.game_helpers import at
+    from web_ui import actions
+    tail = ("deal 1:300 2:p 0:p kitty=AS.9H.JC 1:trump=S 1:bury=? 1:meld=KS.QS 1:concede "
+            "2:meld=KS.QS.KH.QH.KC.QC.KD.QD")
+    body = {"names": ["Ann", "Bob", "Cy"]}
+    for variant, first, score in (("bison", 2, 1450), ("classic3", 0, 950)):
+        won = at(f"{variant} Ann,Bob,Cy 0,0,{score} d0 #5 : {tail}")
+        assert won.winner == 2
+        assert actions.new_game({**body, "preset": variant}, won)[2] == first
+    won = at(f"bison Ann,Bob,Cy 0,0,1450 d0 #5 : {tail}")
+    assert actions.new_game({**body, "preset": "bison", "dealer": 1}, won)[2] == 1
+    assert actions.new_game({"preset": "bison", "names": ["Ann", "Bob", "Di"]}, won)[2] == 0
 
 
 # -- what the page offers -----------------------------------------------------------------------
@@ -284,8 +342,14 @@ def offered(entry: dict[str, Any], event: Event) -> bool:
             return bool(entry["kitty"]) and entry["kitty"]["count"] == len(cards)
         case MeldShown(seat=seat):
             return seat in entry["meld"]
+        case Buried(seat=seat) if entry["piles"]:  # two-handed: a discard pile shown
+            return seat in entry["piles"]["seats"]
         case Buried(seat=seat):
             return bool(entry["bury"]) and entry["bury"]["seat"] == seat
+        case StockDrawn(seat=seat):
+            return bool(entry["draw"]) and entry["draw"]["seat"] == seat
+        case Claimed(seat=seat):
+            return bool(entry["claim"]) and seat in entry["claim"]["seats"]
         case CardsPassed(seat=seat, to_seat=to):
             return bool(entry["pass"]) and (entry["pass"]["seat"], entry["pass"]["to_seat"]) \
                 == (seat, to)
@@ -297,7 +361,7 @@ def offered(entry: dict[str, Any], event: Event) -> bool:
 
 
 @pytest.mark.parametrize("variant", ["bison", "brooklyn", "racehorse", "family",
-                                     "double-deck", "partnership4", "classic3"])
+                                     "double-deck", "partnership4", "classic3", "two-hand"])
 def test_the_page_offers_every_move_the_camera_would_see(variant: str) -> None:
     rules = preset(variant)
     names = [f"P{i}" for i in range(rules.table_seats)]
@@ -331,7 +395,7 @@ def test_offers_are_empty_while_the_auction_runs() -> None:
     game = new_game(preset("bison"), NAMES).apply(HandDealt(dealer=0))
     entry = card_entry(game)
     assert not any(entry[k] for k in ("play", "kitty", "meld", "bury", "pass", "gather",
-                                      "push"))
+                                      "push", "draw", "piles", "claim"))
 
 
 # -- the camera decides whether card entry is open by default ---------------------------------

@@ -28,7 +28,7 @@ from table.session import Session
 from web_ui.app import create_app, web_table
 from web_ui.board import AlertBoard
 from web_ui.camera import BOUNDARY, mjpeg
-from web_ui.pin import PinGuard, new_pin
+from web_ui.pin import PinGuard, WrongPin, new_pin
 from web_ui.state import hand_moves, play_numbers
 from web_ui.stream import HEARTBEAT
 from web_ui.words import describe
@@ -95,11 +95,18 @@ def test_the_pin_guard() -> None:
     guard = PinGuard("1357", clock=lambda: now[0])
     assert guard.check("1357", "a") is None
     assert guard.check(" 1357 ", "a") is None
-    refusals = [guard.check("1111", "a") for _ in range(5)]
+    wrong: list[WrongPin] = []
+    guard.on_wrong = wrong.append
+    refusals = [guard.check("1111", f"10.0.0.{i}") for i in range(5)]
     assert all(r is not None and r.status == 403 for r in refusals)
+    assert [w.recent for w in wrong] == [1, 2, 3, 4, 5] and wrong[-1].locked
+    assert wrong[0].address == "10.0.0.0" and "10.0.0.0" in wrong[0].text()
+    assert wrong[-1].addresses == tuple(f"10.0.0.{i}" for i in range(5))
     locked = guard.check("1357", "a")
     assert locked is not None and locked.status == 429
-    assert guard.check("1357", "b") is None  # another phone is not locked out
+    # another address is locked out too: rotating addresses gains nothing
+    assert guard.check("1357", "b") is not None
+    assert guard.check("0000", "c") is not None and len(wrong) == 5  # no guess while locked
     now[0] = 61.0
     assert guard.check("1357", "a") is None
     pin = new_pin()

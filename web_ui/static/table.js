@@ -321,7 +321,7 @@ function renderActions(v) {
   const bar = $("actions");
   if (!unlocked() || !v) { bar.hidden = true; return; }
   const kids = [];
-  const undo = h("button", { type: "button", onclick: () => act("undo", {}) }, "Undo");
+  const undo = h("button", { type: "button", onclick: () => act("undo", { target: state.undo_target }) }, "Undo");
   if (v.phase === "auction" && v.turn !== null) {
     const bids = v.must_bid !== null ? [v.must_bid] : v.next_bids.slice(0, 12);
     kids.push(h("div", { class: "label" }, `for ${nameOf(v.turn)}`),
@@ -372,7 +372,7 @@ const pickerClass = () => (faces().length === 20 ? "picker no-nines" : "picker")
 
 function renderEntry(v) {
   const e = state.entry;
-  const due = e && (e.play || e.kitty || e.meld.length || e.bury || e.pass || e.gather || e.push);
+  const due = e && (e.play || e.kitty || e.meld.length || e.bury || e.pass || e.gather || e.push || e.draw || e.piles || e.claim);
   if (!unlocked() || !v || !due) { fill("entry"); return; }
   const open = entryOpen();
   const cam = state.camera || {};
@@ -404,7 +404,24 @@ function renderEntry(v) {
         onclick: () => openPick({ title: `${who(s)}'s meld`, count: null, done: "Meld these", none: "No meld",
           send: (cards) => ["meld", { seat: s, cards }] }) }, v.meld[s] ? `${who(s)} ✓ ${v.meld[s].total}` : `${who(s)}: meld…`)))));
   }
+  if (e.draw) {
+    kids.push(h("p", {}, `${who(e.draw.seat)} draws from the stock (${e.draw.left} turns left)`),
+      big("entry-keep", `${who(e.draw.seat)} kept the top card`, "draw", { seat: e.draw.seat, keep: true }),
+      big("entry-reject", `${who(e.draw.seat)} rejected it, kept the next`, "draw", { seat: e.draw.seat, keep: false }));
+  }
+  if (e.piles) {
+    kids.push(h("div", { class: "row" }, e.piles.seats.map((s) => h("button", { type: "button", "data-pile-seat": s,
+      onclick: () => openPick({ title: `${who(s)}'s discard pile: ${e.piles.count} cards`, count: e.piles.count, done: "Pile shown",
+        send: (cards) => ["bury", { seat: s, cards }] }) }, `${who(s)}'s discard pile…`))));
+  }
   if (e.gather) kids.push(big("entry-gather", "Trick gathered", "gather", {}));
+  if (e.claim) {
+    kids.push(h("div", { class: "row" }, e.claim.seats.map((s) => h("button", { type: "button", "data-claim-seat": s,
+      onclick: () => { if (confirm(`${who(s)} claims the rest of the hand?`)) enter("claim", { seat: s }); } }, `${who(s)} claims the rest`)),
+      e.claim.defeat ? h("button", { type: "button", class: "danger", onclick: () => {
+        if (confirm(`${who(e.claim.declarer)} acknowledges defeat?`)) enter("claim", { seat: e.claim.declarer, lost: true }); } },
+      `${who(e.claim.declarer)} gives up`) : null));
+  }
   if (e.play) kids.push(playPicker(v, e.play));
   fill("entry", kids);
 }
