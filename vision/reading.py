@@ -2,8 +2,9 @@
 
 The corner reader (corners.py), a small network trained on many deck designs, reads both index
 corners; when it is sure (its calibrated threshold) its card is the reading. When it is not, a
-deck profile's stored corners have the second word (an enrolled or learned deck when one is
-given, else the built-in kdegames decks):
+deck profile's stored corners have the second word (those of the built-in kdegames decks); an
+enrolled or learned deck, when one is given, is asked every time and its sure reading wins.
+The profile's reading:
 a fast matcher (matcher.py) shortlists the likeliest cards from both index corners; then each
 shortlisted card's stored corners are slid over the card's corners (templates.py), and the best
 correlation, averaged over the two corners, decides. That confidence combines the lead over the
@@ -69,11 +70,17 @@ def read_card(card: np.ndarray, deck: DeckProfile | None = None) -> Reading:
     seen = reader.read(card)
     candidates = tuple((Card.from_index(i), round(p, 4)) for i, p in seen.ranked_cards(2))
     confidence = round(seen.confidence, 4)
-    if seen.names_card and seen.confidence >= reader.abstain_below:
+    sure = seen.names_card and seen.confidence >= reader.abstain_below
+    if sure and deck is None:
         return Reading(candidates[0][0], confidence, candidates)
+    # An enrolled or learned deck is the very deck on the table: its own corners are asked
+    # every time, and a sure reading of theirs wins (an odd or smudged index the network has
+    # never seen may look to it like another card's).
     by_deck = read_with_profile(card, deck or builtin_profile())
     if by_deck.card is not None:
         return by_deck
+    if sure:
+        return Reading(candidates[0][0], confidence, candidates)
     return Reading(None, confidence, candidates)
 
 
