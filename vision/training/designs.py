@@ -125,35 +125,41 @@ def _kde_faces(deck: str) -> list[Face]:
     return faces
 
 
+def _svg_faces(labelled: list[tuple[Path, int, int]], cache: Path) -> list[Face]:
+    """Faces from one SVG file each, (file, rank, suit), rendered into `cache`."""
+    faces = []
+    for svg, rank, suit in labelled:
+        img = _render_svg(svg, cache / f"{svg.stem}.png")
+        if img is not None:
+            faces.append(Face(img, rank, suit))
+    return faces
+
+
 def _cardsjs_faces(root: Path) -> list[Face]:
     ranks = {"A": Rank.ACE, "K": Rank.KING, "Q": Rank.QUEEN, "J": Rank.JACK, "T": Rank.TEN,
              "9": Rank.NINE}
-    faces = []
+    labelled = []
     for svg in sorted((root / "dist" / "cards").glob("*.svg")):
         stem = svg.stem
         if stem.startswith("10"):   # the same faces as TC, TD, TH, TS
             continue
         rank = int(ranks[stem[:-1]]) if stem[:-1] in ranks else OTHER_RANK
         suit = SUITS.index(Suit.parse(stem[-1])) if stem[-1] in "SHCD" else NO_SUIT
-        img = _render_svg(svg, cache_dir() / "cardsJS" / f"{stem}.png")
-        if img is not None:
-            faces.append(Face(img, rank, suit))
-    return faces
+        labelled.append((svg, rank, suit))
+    return _svg_faces(labelled, cache_dir() / "cardsJS")
 
 
 def _letele_faces(folder: Path) -> list[Face]:
     """@letele/playing-cards, its React components written out as SVG files (S10, Hq, B1...)."""
     ranks = {"a": Rank.ACE, "k": Rank.KING, "q": Rank.QUEEN, "j": Rank.JACK, "10": Rank.TEN,
              "9": Rank.NINE}
-    faces = []
+    labelled = []
     for svg in sorted(folder.glob("*.svg")):
         head, tail = svg.stem[0], svg.stem[1:].lower()
         suit = SUITS.index(Suit.parse(head)) if head in "SHCD" else NO_SUIT
         rank = int(ranks[tail]) if tail in ranks and suit != NO_SUIT else OTHER_RANK
-        img = _render_svg(svg, cache_dir() / "letele-png" / f"{svg.stem}.png")
-        if img is not None:
-            faces.append(Face(img, rank, suit))
-    return faces
+        labelled.append((svg, rank, suit))
+    return _svg_faces(labelled, cache_dir() / "letele-png")
 
 
 def _npm_dir(package: str) -> Path | None:
