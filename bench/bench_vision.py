@@ -11,6 +11,12 @@ missed. `--cards 12000` (10,000 or more) is what can show a misread rate of 1 in
 Speed: frames per CPU second of the whole tracker (finding, hands, marker checks, reading) on
 a 12-card 1920x1080 frame sequence, on one core (OpenCV and BLAS held to one thread): steady
 (each card read already) and over 80 frames from a fresh tracker, reads included.
+Unseen decks (bench/unseen_decks.py: npm cardsJS and @letele/playing-cards): the tracker's
+speed on their 12-card frames on a blue cloth, beside a plain threshold-and-contour reader
+(`baseline_reader`) on the same frames; and `find_cards` on 12-card scenes of them on seven
+cloth colours with touching meld cards (`--scenes`). Real photos
+(../shared/vision-dev/photos, when present; measured only, never tuned on): labelled cards
+found, found and read, misread.
 Latency: cards laid one at a time by a hand, frames from the card lying still (hand gone) to
 its event, and how the tracker settled each card (event right, wrong, or asked).
 Ends with one JSON line.
@@ -23,6 +29,7 @@ import itertools
 import json
 import multiprocessing
 import os
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -36,11 +43,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import cv2
 import numpy as np
 
-from table.rules import ALL_CARDS, CardPlayed
+from bench.unseen_decks import DECKS as UNSEEN_DECKS
+from bench.unseen_decks import make_deck, unseen_dir
+from table.rules import ALL_CARDS, Card, CardPlayed
 from vision.build_atlas import profile_from_decks, readable_decks
 from vision.calibration import calibrate
-from vision.detect import card_outlines, grow, straighten
-from vision.faces import load_deck
+from vision.detect import card_outlines, find_cards, grow, order_corners, straighten
+from vision.faces import flatten, load_deck, load_face_folder
+from vision.index import PATCH_H, PATCH_W, READ_H, READ_W
 from vision.mat import mat_layout
 from vision.reading import identify
 from vision.simulator import Effects, MatScene
@@ -148,11 +158,192 @@ def reading(decks: list[str], cards: int, seed: int, jobs: int = 1, per_scene: i
             "missed": total["missed"] / laid, "abstentions": total["abstentions"]}
 
 
+CLOTHS: dict[str, tuple[int, int, int]] = {   # BGR
+    "red": (40, 40, 150), "brown": (40, 70, 110), "blue": (120, 60, 30),
+    "grey": (110, 110, 110), "green": (40, 110, 40), "black": (25, 25, 25),
+    "beige": (170, 200, 220)}
+
+
+def cloth_scene(faces: Path | dict[Card, np.ndarray], cloth: tuple[int, int, int],
+                rng: np.random.Generator, size: tuple[int, int] = (1920, 1080)) -> MatScene:
+    """12 cards on a plain cloth: a trick of four and two meld cards per seat, side by side
+    touching, overlapping by up to 5 mm or 3 mm apart."""
+    scene = MatScene.create(mat_layout(4), faces, rng, size=size,
+                            effects=Effects(slide_frames=0), cloth=cloth,
+                            pitch=float(rng.uniform(58, 66)))
+    for i, index in enumerate(rng.choice(len(ALL_CARDS), 12, replace=False)):
+        scene.place(ALL_CARDS[int(index)], i % 4, "play" if i < 4 else "meld")
+    return scene
+
+
+def unseen_faces() -> dict[str, Path]:
+    """Folders of faces of decks the reader was not built from (bench/unseen_decks.py makes
+    them with npm and rsvg-convert); {} with a message when that cannot be done."""
+    try:
+        return {deck: make_deck(deck, unseen_dir()) for deck in UNSEEN_DECKS}
+    except (OSError, subprocess.SubprocessError) as exc:
+        print(f"unseen decks: cannot make their faces ({exc}); skipped")
+        return {}
+
+
+def cloth_scenes(decks: dict[str, Path], frames: int, seed: int) -> dict[str, Any]:
+    """Find and read every card of `frames` 12-card scenes per cloth and deck (find_cards,
+    the built-in reader). A card is found when an outline's centre lies within 15 px of its
+    own and its corners within 8 px."""
+    rng = np.random.default_rng(seed)
+    per_cloth: dict[str, list[int]] = {}
+    total = dict.fromkeys(("laid", "found", "read", "wrong", "abstained"), 0)
+    for cloth, colour in CLOTHS.items():
+        counts = per_cloth.setdefault(cloth, [0, 0, 0])
+        for folder in decks.values():
+            faces = load_face_folder(folder)
+            for _ in range(frames):
+                scene = cloth_scene(faces, colour, rng)
+                found = find_cards(scene.render())
+                for item in scene.laid:
+                    truth = scene.card_corners(item)
+                    match = [d for d in found if _same_outline(d.corners, truth)]
+                    total["laid"] += 1
+                    counts[0] += 1
+                    if not match:
+                        continue
+                    total["found"] += 1
+                    counts[1] += 1
+                    card = match[0].reading.card
+                    total["read"] += card == item.card
+                    counts[2] += card == item.card
+                    total["wrong"] += card is not None and card != item.card
+                    total["abstained"] += card is None
+    for cloth, (laid, found, read) in per_cloth.items():
+        print(f"  {cloth:6s} found {found}/{laid}, read {read}")
+    return total
+
+
+def _same_outline(corners: np.ndarray, truth: np.ndarray) -> bool:
+    if np.linalg.norm(corners.mean(axis=0) - truth.mean(axis=0)) > 15:
+        return False
+    return min(float(np.abs(np.roll(truth, k, axis=0) - corners).max()) for k in range(4)) < 8
+
+
+def photo_dir() -> Path | None:
+    """The real photos (../shared/vision-dev/photos beside the project), when present."""
+    root = Path(__file__).resolve().parent.parent
+    for base in (root.parent, root.parent.parent):
+        folder = base / "shared" / "vision-dev" / "photos"
+        if (folder / "classes.txt").exists():
+            return folder
+    return None
+
+
+def photos(folder: Path, limit: int | None = None) -> dict[str, Any]:
+    """find_cards on the real photos (measured only: nothing is tuned on them). A labelled card
+    is found when an outline contains the centres of all its labelled corner boxes, read when
+    such an outline's reading names it; a misread is such an outline naming another card."""
+    classes = (folder / "classes.txt").read_text().split()
+    tally = dict.fromkeys(("photos", "cards", "found", "read", "wrong", "other_card",
+                           "seconds"), 0.0)
+    for image_path in sorted(folder.glob("*.jpg"))[:limit]:
+        frame = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
+        label_path = image_path.with_suffix(".txt")
+        if frame is None or not label_path.exists():
+            continue
+        h, w = frame.shape[:2]
+        boxes: dict[str, list[tuple[float, float]]] = {}
+        for line in label_path.read_text().splitlines():
+            parts = line.split()
+            if len(parts) == 5:
+                boxes.setdefault(classes[int(parts[0])], []).append(
+                    (float(parts[1]) * w, float(parts[2]) * h))
+        start = time.process_time()
+        found = find_cards(frame)
+        tally["seconds"] += time.process_time() - start
+        tally["photos"] += 1
+        for name, centres in boxes.items():
+            try:
+                card = Card.parse(name.upper())
+            except ValueError:   # a joker or a card below the nine: not a pinochle card
+                tally["other_card"] += 1
+                continue
+            tally["cards"] += 1
+            holding = [d for d in found if all(
+                cv2.pointPolygonTest(d.corners.reshape(-1, 1, 2), c, False) >= 0
+                for c in centres)]
+            if not holding:
+                continue
+            tally["found"] += 1
+            named = {d.reading.card for d in holding} - {None}
+            tally["read"] += card in named
+            tally["wrong"] += bool(named - {card})
+    return tally
+
+
+def baseline_reader(faces: dict[Card, np.ndarray]) -> Callable[[np.ndarray], list[Card]]:
+    """A plain threshold-and-contour reader, the speed baseline: Otsu on grey, outer
+    contours, approxPolyDP quads of a card's size, each straightened and its corner compared
+    with the 24 faces' corners (nearest by correlation)."""
+    refs = np.stack([_corner_vector(cv2.resize(flatten(faces[c]), (READ_W, READ_H),
+                                               interpolation=cv2.INTER_AREA))
+                     for c in ALL_CARDS])
+
+    def read(frame: np.ndarray) -> list[Card]:
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        _, mask = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        cards = []
+        for contour in contours:
+            area = cv2.contourArea(contour)
+            if not 0.002 * grey.size < area < 0.05 * grey.size:
+                continue
+            quad = cv2.approxPolyDP(contour, 0.02 * cv2.arcLength(contour, True), True)
+            if len(quad) != 4 or not cv2.isContourConvex(quad):
+                continue
+            crop = straighten(frame, order_corners(quad.reshape(4, 2).astype(np.float32)))
+            cards.append(ALL_CARDS[int(np.argmax(refs @ _corner_vector(crop)))])
+        return cards
+
+    return read
+
+
+def _corner_vector(card: np.ndarray) -> np.ndarray:
+    corner = cv2.cvtColor(card[:PATCH_H, :PATCH_W], cv2.COLOR_BGR2GRAY).astype(np.float32)
+    v = cv2.resize(corner, (16, 30), interpolation=cv2.INTER_AREA).ravel()
+    v -= v.mean()
+    return v / max(float(np.linalg.norm(v)), 1e-6)
+
+
+def unseen_speed(folder: Path, rng: np.random.Generator, frames: int = 80) -> dict[str, float]:
+    """Frames per CPU second, one core, at 1920x1080 with 12 cards of a deck the reader was
+    never built from (on a blue cloth): the tracker from fresh (reading every card, asking
+    about those it cannot read), the tracker once settled, and the baseline reader on the
+    same frames."""
+    faces = load_face_folder(folder)
+    scene = cloth_scene(faces, CLOTHS["blue"], rng)
+    empty = MatScene.create(mat_layout(4), faces, rng, effects=Effects(slide_frames=0),
+                            cloth=CLOTHS["blue"])
+    times, tracker, shots = _track_timed(scene, empty, frames)
+    baseline = baseline_reader(faces)
+    start = time.process_time()
+    for i in range(frames):
+        baseline(shots[i % len(shots)])
+    base_fps = frames / (time.process_time() - start)
+    return {"fresh": frames / sum(times), "settled": (frames - 20) / sum(times[20:]),
+            "reads": tracker.reads, "baseline": base_fps}
+
+
 def speed(deck: str, rng: np.random.Generator, frames: int = 80) -> tuple[float, float]:
     """Frames per second of the tracker over a 12-card scene: from a fresh tracker (so every
     card is read within the first frames) and in the steady state after that."""
     scene = twelve_card_scene(deck, rng)
     empty = MatScene.create(mat_layout(4), deck, rng, effects=Effects(slide_frames=0))
+    times, _, _ = _track_timed(scene, empty, frames)
+    return frames / sum(times), (frames - 20) / sum(times[20:])
+
+
+def _track_timed(scene: MatScene, empty: MatScene, frames: int
+                 ) -> tuple[list[float], Tracker, list[np.ndarray]]:
+    """A fresh tracker, calibrated on the empty mat seen by the scene's camera, fed `frames`
+    frames (8 renders of the scene in turn): the CPU time of each update, the tracker, the
+    renders."""
     empty.camera = scene.camera
     calibration = calibrate(empty.render(), mat_layout(4))
     shots = [scene.render() for _ in range(8)]
@@ -162,7 +353,7 @@ def speed(deck: str, rng: np.random.Generator, frames: int = 80) -> tuple[float,
         start = time.process_time()
         tracker.update(shots[i % len(shots)])
         times.append(time.process_time() - start)
-    return frames / sum(times), (frames - 20) / sum(times[20:])
+    return times, tracker, shots
 
 
 def _ticker() -> Callable[[], float]:
@@ -227,7 +418,12 @@ def main() -> int:
                         help="also read this many cards, each deck with a profile of the "
                              "other decks only")
     parser.add_argument("--dump", metavar="DIR", help="save the crops not read correctly")
-    parser.add_argument("--skip", nargs="*", default=[], choices=["speed", "latency"],
+    parser.add_argument("--scenes", type=int, default=2, metavar="FRAMES",
+                        help="12-card frames per cloth colour and unseen deck")
+    parser.add_argument("--photos", type=int, default=None, metavar="COUNT",
+                        help="read only the first COUNT real photos (default: all)")
+    parser.add_argument("--skip", nargs="*", default=[],
+                        choices=["speed", "latency", "scenes", "photos"],
                         help="parts to leave out")
     args = parser.parse_args()
     cv2.setNumThreads(1)
@@ -253,6 +449,47 @@ def main() -> int:
         print(f"whole pipeline, 1920x1080 with 12 cards, one core: {fps:.1f} frames/s once the "
               f"cards are read, {fps_all:.1f} frames/s over 80 frames including reading all 12")
         figures |= {"fps_1080p_12_cards": round(fps, 1), "fps_including_reads": round(fps_all, 1)}
+    unseen = unseen_faces() if {"speed", "scenes"} - set(args.skip) else {}
+    if unseen and "speed" not in args.skip:
+        fast = unseen_speed(next(iter(unseen.values())), rng)
+        print(f"unseen deck ({next(iter(unseen))}), 1920x1080 with 12 cards, one core: "
+              f"tracker {fast['settled']:.1f} frames/s settled, {fast['fresh']:.1f} over 80 "
+              f"frames from fresh ({fast['reads']} card readings); plain "
+              f"threshold-and-contour reader {fast['baseline']:.1f} frames/s: ratio "
+              f"{fast['settled'] / fast['baseline']:.2f} settled, "
+              f"{fast['fresh'] / fast['baseline']:.2f} from fresh")
+        figures |= {"unseen_fps_settled": round(fast["settled"], 1),
+                    "unseen_fps_fresh": round(fast["fresh"], 1),
+                    "baseline_fps": round(fast["baseline"], 1),
+                    "fps_ratio_to_baseline": round(fast["settled"] / fast["baseline"], 2)}
+    if unseen and "scenes" not in args.skip:
+        scenes = cloth_scenes(unseen, args.scenes, args.seed)
+        laid = max(1, scenes["laid"])
+        print(f"unseen decks ({', '.join(unseen)}) on {len(CLOTHS)} cloths, touching cards: "
+              f"{scenes['laid']} cards, found {scenes['found'] / laid:.1%}, read "
+              f"{scenes['read'] / laid:.1%}, misread {scenes['wrong'] / laid:.2%}, "
+              f"abstained {scenes['abstained'] / laid:.1%}")
+        figures |= {"cloth_cards": scenes["laid"],
+                    "cloth_found": round(scenes["found"] / laid, 4),
+                    "cloth_read": round(scenes["read"] / laid, 4),
+                    "cloth_misread": round(scenes["wrong"] / laid, 4)}
+    folder = photo_dir()
+    if "photos" in args.skip:
+        print("real photos: skipped")
+    elif folder is None:
+        print("real photos: ../shared/vision-dev/photos is not there; skipped")
+    else:
+        shots = photos(folder, args.photos)
+        n = max(1, shots["cards"])
+        print(f"real photos ({int(shots['photos'])} of a Bicycle deck, measured only): "
+              f"{int(shots['cards'])} cards ({int(shots['other_card'])} labels of non-pinochle "
+              f"cards left out), found {shots['found'] / n:.1%}, found and read "
+              f"{shots['read'] / n:.1%}, misread {shots['wrong'] / n:.2%}; "
+              f"{shots['photos'] / max(shots['seconds'], 1e-9):.1f} photos/s")
+        figures |= {"photo_cards": int(shots["cards"]),
+                    "photo_found": round(shots["found"] / n, 4),
+                    "photo_read": round(shots["read"] / n, 4),
+                    "photo_misread": round(shots["wrong"] / n, 4)}
     if "latency" in args.skip:
         print("tracker: skipped")
     else:

@@ -1,17 +1,23 @@
 """Finding cards in a frame: `find_cards(frame, deck=None) -> list[Detection]`.
 
-Cards are the bright, colourless shapes on a darker or coloured surface. A large frame is
-searched at half size; each outline is checked for a card's shape, its sides are fitted as
-straight lines (so rounded corners do not pull the corners in). Cards that touch or overlap a
-little are pulled apart by eroding the shape until it falls into card-sized pieces, or, where
-their edges touch along a stretch, by cutting it at its deepest notch; a card whose white fell
-apart into pieces (a court picture reaching its edge) is put back together.
+Cards are the colourless shapes clearly lighter than the cloth round them, whatever its colour
+(`cloth_colour`, `card_mask`); find_cards also takes the frame's own split of light from dark,
+for frames with no one cloth. A large frame is searched at half size; each outline is checked
+for a card's shape, its sides are fitted as straight lines (so rounded corners do not pull the
+corners in). Cards that touch or overlap a little are pulled apart: a row of them is cut into
+cards of the cards' size, other clumps by eroding the shape until it falls into card-sized
+pieces, or, where their edges touch along a stretch, by cutting it at its deepest notch; a card
+whose white fell apart into pieces (a court picture reaching its edge) is put back together.
+No frame makes it raise: a geometric step that fails skips its blob (debug log).
 """
 
 from __future__ import annotations
 
+import logging
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -20,11 +26,30 @@ from .index import READ_H, READ_W
 from .profile import DeckProfile
 from .reading import Reading, identify
 
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
 CARD_ASPECT = 63.0 / 88.0
 ASPECT_RANGE = (0.58, 0.86)
 # Frames wider than this are searched at half size. Not 720p: halved, its meld cards lie so
 # close that the gaps between them close.
 WORK_WIDTH = 1280
+# A card's white, against the cloth round it (cloth_colour): its darkest colour channel above
+# LIGHTER times the cloth's plus LIGHTER_BY, saturation at most CARD_SATURATION (HSV), value
+# at least MIN_WHITE. Tuned on rendered scenes of seven cloths (bench_vision --scenes).
+LIGHTER, LIGHTER_BY = 1.15, 14.0
+CARD_SATURATION = 90
+MIN_WHITE = 100
+WHITEST_PART, WHITEST_SHARE = 0.005, 0.55   # at least this share of the whitest 0.5 %'s level
+CLOTH_CELLS = 21   # the cloth's colour is averaged over this many cells across its window
+CLOTH_RATIO = (0.6, 1.3)  # like the cloth: darkest channel this many times the commonest's
+CLOTH_SHADE = 0.1         # ... and its share of each channel this close
+COLOURFUL = 120   # a cloth this saturated (HSV) is told by its hue: within CLOTH_HUE of it,
+CLOTH_HUE = 12    # and more saturated than a card's white
+ROW_FILL = 0.8      # share of each card's place in a row that the blob's hull there covers
+MAX_ROW = 12         # cards side by side that a row of touching cards is cut into
+MAX_CARD_SHARE = 0.4  # no one card covers more of the frame than this
+MAX_BLOB_CARDS = 14  # a blob bigger than this many cards is not cards (a light table edge)
 SIZE_TOLERANCE = 0.2  # when the card size is known, a quad this far off it is not one card
 EDGE_GROW = 1.5    # px: a card's edge pixels blend with the table, so the white outline is small
 
@@ -55,15 +80,73 @@ def shrink(frame: np.ndarray) -> np.ndarray:
     return cv2.resize(frame, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
 
 
-def card_mask(small: np.ndarray, hsv: np.ndarray | None = None) -> np.ndarray:
-    """Pixels bright and colourless enough to be a card's white (cream faces under a warm lamp
-    included; skin mostly not): 255, else 0. Pass `hsv` if it is already at hand."""
+def cloth_colour(small: np.ndarray, window: float | None = None) -> np.ndarray:
+    """The colour of the cloth under the cards, pixel by pixel (BGR, the size of `small`).
+    The cloth is the frame's commonest colour, give or take the lamp's light: the mean of the
+    pixels like it within a `window`-pixel square round each pixel (default: 0.4 of the
+    frame's short side), taken at a low resolution. Cards, hands and whatever lies beyond the
+    cloth are unlike it, so they drop out; the lamp's slow gradient stays in."""
+    h, w = small.shape[:2]
+    window = window or 0.4 * min(h, w)
+    step = max(1.0, window / CLOTH_CELLS)
+    low8 = cv2.resize(small, (max(1, round(w / step)), max(1, round(h / step))),
+                      interpolation=cv2.INTER_AREA)
+    low = low8.astype(np.float32)
+    common = np.median(low.reshape(-1, 3), axis=0)
+    hsv = cv2.cvtColor(low8, cv2.COLOR_BGR2HSV).astype(np.float32)
+    hue, saturation = float(np.median(hsv[:, :, 0])), float(np.median(hsv[:, :, 1]))
+    if saturation >= COLOURFUL:
+        # A coloured cloth is its hue, whatever the light: the lamp's glare on it (lighter,
+        # paler) is still cloth, and a card's white is not.
+        turn = np.abs(hsv[:, :, 0] - hue)
+        like = ((np.minimum(turn, 180 - turn) <= CLOTH_HUE)
+                & (hsv[:, :, 1] > CARD_SATURATION)).astype(np.float32)
+    else:
+        least = low.min(axis=2)
+        ratio = (least + 16) / (float(common.min()) + 16)
+        shade = low / (low.sum(axis=2, keepdims=True) + 30)
+        apart = np.abs(shade - common / (common.sum() + 30)).sum(axis=2)
+        like = ((ratio > CLOTH_RATIO[0]) & (ratio < CLOTH_RATIO[1])
+                & (apart < CLOTH_SHADE)).astype(np.float32)
+    k = (CLOTH_CELLS, CLOTH_CELLS)
+    total = cv2.blur(low * like[:, :, None], k, borderType=cv2.BORDER_REFLECT)
+    weight = cv2.blur(like, k, borderType=cv2.BORDER_REFLECT)[:, :, None]
+    field = np.where(weight > 0.05, total / np.maximum(weight, 1e-3), common)
+    return cv2.resize(field.astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def card_mask(small: np.ndarray, hsv: np.ndarray | None = None,
+              cloth: np.ndarray | None = None) -> np.ndarray:
+    """Pixels of a card's white: colourless (cream faces under a warm lamp included; most skin
+    not) and clearly lighter than the cloth round them (`cloth_colour`), whatever that
+    cloth's colour, light or dark: 255, else 0. Pass `hsv` and `cloth` if already at hand."""
     if hsv is None:
         hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    level, _ = cv2.threshold(hsv[:, :, 2], 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-    mask = cv2.inRange(hsv, (0, 0, max(level, 100.0)), (180, 105, 255))
+    if cloth is None:
+        cloth = cloth_colour(small)
+    white = _least_channel(small)
+    floor = cv2.convertScaleAbs(_least_channel(cloth), alpha=LIGHTER, beta=LIGHTER_BY)
+    # ... and not far below the frame's whitest white: the lamp's glare on a cloth lifts it
+    # well above the cloth round it, but not to a card's white.
+    whitest = WHITEST_SHARE * _whitest(white)
+    floor[floor < whitest] = round(whitest)
+    mask = cv2.bitwise_and(cv2.compare(white, floor, cv2.CMP_GT),
+                           cv2.inRange(hsv, (0, 0, MIN_WHITE), (180, CARD_SATURATION, 255)))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _KERNEL5)
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, _KERNEL3)
+
+
+def _whitest(white: np.ndarray) -> float:
+    """The level that the whitest WHITEST_PART of the pixels reach."""
+    counts = cv2.calcHist([white], [0], None, [256], [0, 256]).ravel()
+    above = np.cumsum(counts[::-1])
+    return float(255 - int(np.searchsorted(above, WHITEST_PART * white.size)))
+
+
+def _least_channel(image: np.ndarray) -> np.ndarray:
+    """Each pixel's darkest colour channel: high only where it is both light and colourless."""
+    b, g, r = cv2.split(image)
+    return cv2.min(cv2.min(b, g), r)
 
 
 _KERNEL3 = np.ones((3, 3), np.uint8)
@@ -146,6 +229,74 @@ def _quad_of(contour: np.ndarray, card_px: tuple[float, float] | None) -> np.nda
     return quad
 
 
+def _peel(blob: np.ndarray, card_area: float | None,
+          card_px: tuple[float, float] | None) -> list[np.ndarray] | None:
+    """Cards side by side in a row (a meld, the kitty), touching or overlapping a little:
+    the blob is a card long across and a few cards wide along. The cards at its two ends are
+    cut off it a card's width from each end, those between spaced evenly; each cut is then
+    fitted to the blob. The card's size is `card_px`, else that of `card_area`, else the
+    row's own (a card long). None when the blob is not such a row."""
+    contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return None
+    contour = max(contours, key=cv2.contourArea)
+    box = order_corners(cv2.boxPoints(cv2.minAreaRect(cv2.convexHull(contour))))
+    across, along = _sides(box)[:2]
+    if card_px is None and card_area is None:
+        card_px = (across * CARD_ASPECT, across)
+    elif card_px is None and card_area is not None:
+        card_px = (math.sqrt(card_area * CARD_ASPECT), math.sqrt(card_area / CARD_ASPECT))
+    assert card_px is not None
+    width, length = card_px
+    count = round(along / width + 0.2)
+    if abs(across / length - 1) > SIZE_TOLERANCE or not 2 <= count <= MAX_ROW:
+        return None
+    pitch = (along - width) / (count - 1)
+    if not 0.7 * width <= pitch <= 1.2 * width:
+        return None
+    step = (box[2] - box[1]) / along
+    quads = []
+    for i in range(count):
+        rough = np.array([box[0] + step * i * pitch, box[1] + step * i * pitch,
+                          box[1] + step * (i * pitch + width),
+                          box[0] + step * (i * pitch + width)], np.float32)
+        share = np.zeros_like(blob)
+        cv2.fillConvexPoly(share, np.round(rough).astype(np.int32), 255)
+        share = cv2.bitwise_and(share, blob)
+        found, _ = cv2.findContours(share, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        biggest = max(found, key=cv2.contourArea) if found else None
+        if biggest is None \
+                or cv2.contourArea(cv2.convexHull(biggest)) < ROW_FILL * width * length:
+            return None   # not a card there: a card beside something else (glare, a hand)
+        fitted = _quad_of(biggest, card_px)
+        quad = fitted if fitted is not None \
+            and np.abs(fitted - order_corners(rough)).max() < 0.15 * width \
+            else order_corners(rough)
+        if i in (0, count - 1):
+            quad = _from_outer_side(quad, box.mean(axis=0), width)
+        quads.append(quad)
+    return quads
+
+
+def _from_outer_side(quad: np.ndarray, middle: np.ndarray, width: float) -> np.ndarray:
+    """A card at the end of a row, rebuilt from its outer long side (a true edge, where the
+    inner one is only a cut): the inner side is a card's width in from it."""
+    long_sides = [(1, 2), (3, 0)]   # order_corners puts a short side first
+    outer = max(long_sides, key=lambda s: float(np.linalg.norm(quad[list(s)].mean(axis=0)
+                                                                 - middle)))
+    inner = long_sides[1 - long_sides.index(outer)]
+    a, b = quad[outer[0]], quad[outer[1]]
+    edge = (b - a) / max(float(np.linalg.norm(b - a)), 1e-6)
+    normal = np.array([-edge[1], edge[0]], np.float32)
+    if float(np.dot(middle - a, normal)) < 0:
+        normal = -normal
+    out = quad.copy()
+    # the inner side's corners sit opposite the outer side's: 1-2 faces 0-3 (reversed)
+    out[inner[1]] = a + normal * width
+    out[inner[0]] = b + normal * width
+    return order_corners(out)
+
+
 def _split(blob: np.ndarray, card_area: float,
            card_px: tuple[float, float] | None) -> list[np.ndarray]:
     """Cards touching or overlapping a little: erode the blob until it comes apart into
@@ -188,7 +339,10 @@ def _cut(blob: np.ndarray, card_area: float,
     if area < 1.5 * card_area:
         quad = _quad_of(contour, card_px)
         return [] if quad is None else [quad]
-    defects = cv2.convexityDefects(contour, cv2.convexHull(contour, returnPoints=False))
+    # Hull indices sorted: OpenCV wants them monotonous, which a contour that touches itself
+    # (a one-pixel bridge between two cards) does not always give.
+    hull = np.sort(cv2.convexHull(contour, returnPoints=False), axis=0)
+    defects = cv2.convexityDefects(contour, hull)
     if defects is None:
         return []
     box = order_corners(cv2.boxPoints(cv2.minAreaRect(contour)))
@@ -244,9 +398,48 @@ def _joined(pieces: list[tuple[float, np.ndarray]], card_area: float,
     return quads
 
 
+def as_bgr(frame: np.ndarray) -> np.ndarray:
+    """A frame as 8-bit BGR: a BGR, BGRA or grey uint8 image is taken as it comes; anything
+    else is a ValueError that says what was given."""
+    if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8:
+        kind = getattr(frame, "dtype", type(frame).__name__)
+        raise ValueError(f"a frame is a uint8 image (BGR, BGRA or grey), not {kind}")
+    if frame.ndim == 2:
+        if not frame.size:
+            return np.zeros((*frame.shape, 3), np.uint8)
+        return cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    if frame.ndim == 3 and frame.shape[2] == 4:
+        return np.ascontiguousarray(frame[:, :, :3])
+    if frame.ndim == 3 and frame.shape[2] == 3:
+        return frame
+    raise ValueError(f"a frame is a height x width (x 3 or 4) image, not shape {frame.shape}")
+
+
 def card_outlines(frame: np.ndarray, min_area_share: float = 0.002) -> list[np.ndarray]:
-    """The corners (4x2, frame pixels) of every whole card in a BGR frame."""
-    return outlines_in_mask(card_mask(shrink(frame)), work_scale(frame), min_area_share)
+    """The corners (4x2, frame pixels) of every whole card in a frame (see `as_bgr`)."""
+    frame = as_bgr(frame)
+    if min(frame.shape[:2]) < 2:
+        return []
+    small, scale = shrink(frame), work_scale(frame)
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    found = outlines_in_mask(card_mask(small, hsv), scale, min_area_share)
+    # With no cloth to go by (a photo on a busy background), a card is also whatever is light
+    # and colourless by the frame's own split of dark from light.
+    for quad in outlines_in_mask(plain_card_mask(hsv), scale, min_area_share):
+        middle = quad.mean(axis=0).reshape(1, 1, 2)
+        if not any(cv2.pointPolygonTest(q.reshape(-1, 1, 2), middle[0, 0].tolist(), False) >= 0
+                   for q in found):
+            found.append(quad)
+    return found
+
+
+def plain_card_mask(hsv: np.ndarray) -> np.ndarray:
+    """Pixels lighter than the frame's Otsu split of brightness and colourless enough to be a
+    card's white: 255, else 0 (the whole frame taken as one; see card_mask for a cloth)."""
+    level, _ = cv2.threshold(hsv[:, :, 2], 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    mask = cv2.inRange(hsv, (0, 0, max(level, float(MIN_WHITE))), (180, 105, 255))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _KERNEL5)
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, _KERNEL3)
 
 
 def outlines_in_mask(mask: np.ndarray, scale: float, min_area_share: float = 0.002,
@@ -264,11 +457,14 @@ def outlines_in_mask(mask: np.ndarray, scale: float, min_area_share: float = 0.0
         # The hull's area: a court card's white may be only a thin frame round its picture,
         # and where a dim corner of the lamp breaks that frame, the outline is a "C".
         area = cv2.contourArea(cv2.convexHull(contour))
+        if area > MAX_CARD_SHARE * mask.size:   # not one card: cards on a white ground?
+            left_over.append((area, contour))
+            continue
         if area < min_area:
             if area > min_area / 4:
                 pieces.append((area, contour))
             continue
-        quad = _quad_of(contour, known)
+        quad = _guarded(_quad_of, contour, known, default=None)
         if quad is not None:
             quads.append(quad)
             found.append(contour)
@@ -277,7 +473,8 @@ def outlines_in_mask(mask: np.ndarray, scale: float, min_area_share: float = 0.0
     # A blob bigger than a card may be cards that touch (two side by side even look like one
     # big card): judge "bigger" by the size of most cards found.
     areas = [cv2.contourArea(q) for q in quads]
-    card_area = float(np.median(areas)) if quads else 4 * min_area
+    card_area = _card_area(areas) if quads else 4 * min_area
+    sized = bool(quads) or known is not None   # else a row's cards are sized by the row
     if known is not None:
         card_area = known[0] * known[1]
     if known is None and len(quads) >= 3:
@@ -288,13 +485,42 @@ def outlines_in_mask(mask: np.ndarray, scale: float, min_area_share: float = 0.0
         if area < 1.5 * card_area:
             pieces.append((area, contour))
             continue
+        if area > MAX_BLOB_CARDS * card_area:
+            log.debug("skipped a blob of %.0f cards' area: not cards", area / card_area)
+            continue
         x, y, w, h = cv2.boundingRect(contour)
         blob = np.zeros((h + 2, w + 2), np.uint8)
         cv2.drawContours(blob, [contour], -1, 255, -1, offset=(1 - x, 1 - y))
-        quads += [q + np.array([x - 1, y - 1], np.float32)
-                  for q in _split(blob, card_area, known)]
-    quads += _joined(pieces, card_area, known)
-    return [grow(((q + 0.5) / scale - 0.5).astype(np.float32), EDGE_GROW) for q in quads]
+        parts: list[np.ndarray] | None = _guarded(_peel, blob, card_area if sized else None,
+                                                  known, default=None)
+        if parts is None:
+            none: list[np.ndarray] = []
+            parts = _guarded(_split, blob, card_area, known, default=none)
+        quads += [q + np.array([x - 1, y - 1], np.float32) for q in parts]
+    joined: list[np.ndarray] = _guarded(_joined, pieces, card_area, known, default=[])
+    quads += joined
+    out = [_guarded(grow, ((q + 0.5) / scale - 0.5).astype(np.float32), EDGE_GROW, default=None)
+           for q in quads]
+    return [q for q in out if q is not None and np.isfinite(q).all()]
+
+
+def _guarded(step: Callable[..., T], *args: object, default: T) -> T:
+    """A geometric step on one blob; where OpenCV or the arithmetic fails on an odd shape
+    (a contour that crosses itself, a degenerate hull), that blob is skipped and the debug
+    log says why: one odd blob must not cost the frame."""
+    try:
+        return step(*args)
+    except (cv2.error, ValueError, ZeroDivisionError, FloatingPointError) as exc:
+        log.debug("skipped a blob: %s failed: %s", step.__name__, exc)
+        return default
+
+
+def _card_area(areas: list[float]) -> float:
+    """A card's area from those of the card-shaped outlines: the smaller ones (two cards side
+    by side also look like a card, a bigger one, and a meld may hold more pairs than the
+    table holds single cards)."""
+    small = float(np.percentile(areas, 25))
+    return float(np.median([a for a in areas if a <= 1.3 * small]))
 
 
 def grow(quad: np.ndarray, pixels: float) -> np.ndarray:
@@ -320,5 +546,7 @@ def straighten(frame: np.ndarray, corners: np.ndarray,
 
 
 def find_cards(frame: np.ndarray, deck: DeckProfile | None = None) -> list[Detection]:
-    """Every whole card in a BGR frame of a table, each with its corners and reading."""
+    """Every whole card in a frame of a table (a uint8 BGR, BGRA or grey image), each with its
+    corners and reading. Never raises on such a frame; other input is a ValueError."""
+    frame = as_bgr(frame)
     return [Detection(q, identify(straighten(frame, q), deck)) for q in card_outlines(frame)]

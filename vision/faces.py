@@ -178,3 +178,20 @@ def flatten(face: np.ndarray, background: tuple[int, int, int] = (255, 255, 255)
     bg = np.empty_like(face[:, :, :3])
     bg[:] = background
     return (face[:, :, :3] * alpha + bg * (1.0 - alpha)).astype(np.uint8)
+
+
+def load_face_folder(folder: Path) -> dict[Card, np.ndarray]:
+    """The 24 faces of a deck from a folder of `<card>.png` images ("AS.png", "10H.png" ...),
+    each cut out (where it is transparent round the card) and sized like a rendered face, BGRA.
+    Raises `DeckUnusable` naming a missing or unreadable face."""
+    faces: dict[Card, np.ndarray] = {}
+    for card in ALL_CARDS:
+        path = Path(folder) / f"{card}.png"
+        image = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+        if image is None or image.ndim != 3:
+            raise DeckUnusable(f"{path} is missing or not a colour image")
+        if image.shape[2] == 3:
+            image = np.dstack([image, np.full(image.shape[:2], 255, np.uint8)])
+        faces[card] = cv2.resize(cut_out_card(image), (FACE_WIDTH, FACE_HEIGHT),
+                                 interpolation=cv2.INTER_AREA)
+    return faces

@@ -1,5 +1,6 @@
-"""Hands (and sleeves, cups, anything else) over the mat: whatever is neither the mat's green,
-a zone line, nor a card's white, in pieces too big to be a marker."""
+"""Hands (and sleeves, cups, anything else) over the mat: whatever is neither the cloth's
+colour (give or take a shadow), a zone line, nor a card's white, in pieces too big to be a
+marker."""
 
 from __future__ import annotations
 
@@ -24,13 +25,24 @@ def mat_region(calibration: Calibration, scale: float, inset_mm: float = 4.0) ->
     return mask
 
 
-def hand_mask(hsv: np.ndarray, cards: np.ndarray, region: np.ndarray,
-              min_area_px: float) -> np.ndarray:
-    """255 where a hand or other object lies over the mat. `hsv` is the frame at work scale,
-    `cards` its `card_mask`, `region` its `mat_region`."""
-    green = cv2.inRange(hsv, (35, 50, 25), (95, 255, 255))
-    other = cv2.bitwise_not(cv2.bitwise_or(green, cards))
-    other = cv2.bitwise_and(other, region)
+def hand_mask(small: np.ndarray, hsv: np.ndarray, cloth: np.ndarray, cards: np.ndarray,
+              region: np.ndarray, min_area_px: float) -> np.ndarray:
+    """255 where a hand or other object lies over the mat. `small` is the frame at work scale,
+    `hsv` the same in HSV, `cloth` its `detect.cloth_colour`, `cards` its `card_mask`, `region`
+    its `mat_region`. Unlike the cloth: a colour channel further from the cloth's than a
+    shadow takes it (UNLIKE_SHARE of its brightest channel, plus UNLIKE_BY), or a saturation
+    that differs by more than UNLIKE_SATURATION (a dark hand on a grey cloth)."""
+    apart = cv2.absdiff(small, cloth)
+    b, g, r = cv2.split(apart)
+    furthest = cv2.max(cv2.max(b, g), r)
+    cb, cg, cr = cv2.split(cloth)
+    allowed = cv2.convertScaleAbs(cv2.max(cv2.max(cb, cg), cr), alpha=UNLIKE_SHARE,
+                                  beta=UNLIKE_BY)
+    cloth_hsv = cv2.cvtColor(cloth, cv2.COLOR_BGR2HSV)
+    other = cv2.bitwise_or(cv2.compare(furthest, allowed, cv2.CMP_GT),
+                           cv2.threshold(cv2.absdiff(hsv[:, :, 1], cloth_hsv[:, :, 1]),
+                                         UNLIKE_SATURATION, 255, cv2.THRESH_BINARY)[1])
+    other = cv2.bitwise_and(cv2.bitwise_and(other, cv2.bitwise_not(cards)), region)
     other = cv2.morphologyEx(other, cv2.MORPH_OPEN, _KERNEL5)
     contours, _ = cv2.findContours(other, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     out = np.zeros_like(other)
@@ -40,4 +52,7 @@ def hand_mask(hsv: np.ndarray, cards: np.ndarray, region: np.ndarray,
     return out
 
 
+# Tuned on rendered scenes of seven cloths with hands (vision/simulator.py), as detect.py's.
+UNLIKE_SHARE, UNLIKE_BY = 0.4, 25.0
+UNLIKE_SATURATION = 70
 _KERNEL5 = np.ones((5, 5), np.uint8)

@@ -14,14 +14,15 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import cv2
 import numpy as np
 
 from table.rules import Card
 
-from .faces import FACE_HEIGHT, FACE_WIDTH, load_deck
-from .mat import MatLayout, Zone, draw_mat
+from .faces import FACE_HEIGHT, FACE_WIDTH, load_deck, load_face_folder
+from .mat import QUIET_MM, MatLayout, Zone, draw_mat
 
 SCENE_PX_PER_MM = 2.0
 SEAT_ANGLE = {3: (0.0, 90.0, 270.0), 4: (0.0, 90.0, 180.0, 270.0)}
@@ -125,9 +126,16 @@ class MatScene:
     laid: list[Laid] = field(default_factory=list)
     hands: list[_Hand] = field(default_factory=list)
     frame_number: int = 0
+    # A plain cloth of this colour (BGR) under the cards instead of the printed green mat
+    # (only the markers are kept), and the distance between meld cards' centres along a row
+    # (mm): below a card's width (63) they touch and overlap.
+    cloth: tuple[int, int, int] | None = None
+    pitch: float = 74.0
 
     def __post_init__(self) -> None:
         self._mat = draw_mat(self.layout, SCENE_PX_PER_MM)
+        if self.cloth is not None:
+            self._mat = _on_cloth(self._mat, self.layout, self.cloth, self.rng)
         self.camera = _camera_homography(self.layout, self.size, self.effects, self.rng)
         self._light = self._lighting()
         self._noise = [_split_noise(self.rng.normal(0, self.effects.noise,
@@ -141,12 +149,18 @@ class MatScene:
         self._lit: np.ndarray | None = None   # the latest frame before the sensor's effects
 
     @classmethod
-    def create(cls, layout: MatLayout, deck: str | dict[Card, np.ndarray],
+    def create(cls, layout: MatLayout, deck: str | Path | dict[Card, np.ndarray],
                rng: np.random.Generator | random.Random | int,
-               size: tuple[int, int] = (1920, 1080), effects: Effects | None = None) -> MatScene:
-        """A scene with the faces of a kdegames deck (by name) or given BGRA faces."""
-        faces = load_deck(deck) if isinstance(deck, str) else deck
-        return cls(layout, faces, as_generator(rng), size, effects or Effects())
+               size: tuple[int, int] = (1920, 1080), effects: Effects | None = None,
+               cloth: tuple[int, int, int] | None = None, pitch: float = 74.0) -> MatScene:
+        """A scene with the faces of a kdegames deck (by name), of a folder of `<card>.png`
+        faces (a Path, see faces.load_face_folder) or given BGRA faces."""
+        if isinstance(deck, Path):
+            faces = load_face_folder(deck)
+        else:
+            faces = load_deck(deck) if isinstance(deck, str) else deck
+        return cls(layout, faces, as_generator(rng), size, effects or Effects(), cloth=cloth,
+                   pitch=pitch)
 
     # -- what the players do ---------------------------------------------------------------
 
@@ -182,7 +196,7 @@ class MatScene:
         along_x = (zone.x1 - zone.x0) >= (zone.y1 - zone.y0)
         a0, a1, b0, b1 = (zone.x0, zone.x1, zone.y0, zone.y1) if along_x \
             else (zone.y0, zone.y1, zone.x0, zone.x1)
-        pitch, gap = 74.0, 6.0
+        pitch, gap = self.pitch, 6.0
         step = self.layout.card[1] + gap      # the cards lie across the rows on their long side
         n = int((a1 - a0 - 10) // pitch)
         rows = max(1, int((b1 - b0 - gap) // step))
@@ -488,6 +502,23 @@ class MatScene:
         glare = cv2.resize((fx.glare * self.rng.uniform(0.5, 1.0) * spot).astype(np.float32),
                            (w, h))
         return np.ascontiguousarray(gain), np.repeat(glare[:, :, None], 3, axis=2)
+
+
+def _on_cloth(mat: np.ndarray, layout: MatLayout, cloth: tuple[int, int, int],
+              rng: np.random.Generator) -> np.ndarray:
+    """The printed mat's markers (with their white margins) on a plain cloth with a faint
+    weave, instead of its green with zone lines."""
+    h, w = mat.shape[:2]
+    weave = cv2.GaussianBlur(rng.normal(0, 5, (h, w)).astype(np.float32), (0, 0), 0.8)
+    out = np.clip(np.array(cloth, np.float32)[None, None, :] * (1 + weave[:, :, None] / 100)
+                  + weave[:, :, None] / 2, 0, 255).astype(np.uint8)
+    s = SCENE_PX_PER_MM
+    for marker in layout.markers:
+        x0, y0 = round((marker.x - QUIET_MM) * s), round((marker.y - QUIET_MM) * s)
+        x1 = round((marker.x + marker.size + QUIET_MM) * s)
+        y1 = round((marker.y + marker.size + QUIET_MM) * s)
+        out[y0:y1, x0:x1] = mat[y0:y1, x0:x1]
+    return out
 
 
 def _split_noise(noise: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

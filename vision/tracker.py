@@ -17,7 +17,15 @@ import numpy as np
 from table.rules import Card, CardPlayed, Event, KittyShown, MeldShown, TrickGathered
 
 from .calibration import Calibration, CalibrationError, calibrate, marker_offset
-from .detect import WORK_WIDTH, card_mask, outlines_in_mask, shrink, straighten, work_scale
+from .detect import (
+    WORK_WIDTH,
+    card_mask,
+    cloth_colour,
+    outlines_in_mask,
+    shrink,
+    straighten,
+    work_scale,
+)
 from .hands import MIN_HAND_MM2, hand_mask, mat_region
 from .mat import Zone
 from .profile import DeckProfile
@@ -91,6 +99,7 @@ class Tracker:
     #                             it is forgotten: the next card there is then a new one
     tracks: list[_Track] = field(default_factory=list)
     frame_number: int = 0
+    reads: int = 0              # cards read so far (each costs the reader's time)
     paused: bool = False
     _empty_play: int = 0
     _zone_sets: dict[str, tuple[tuple[int, ...], int]] = field(default_factory=dict)
@@ -114,6 +123,8 @@ class Tracker:
             if zone.area == "play":
                 cv2.fillConvexPoly(self._play_mask, pts.astype(np.int32), 255)
         self._card_px = (cal.layout.card[0] * cal.px_per_mm, cal.layout.card[1] * cal.px_per_mm)
+        # the cloth's colour is judged over a square about three cards long
+        self._cloth_window = 3 * self._card_px[1] * self._scale
         grow = max(3, int(12 * cal.px_per_mm * self._scale))
         self._grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow | 1, grow | 1))
 
@@ -131,8 +142,9 @@ class Tracker:
         if work_scale(frame) != self._scale:
             raise ValueError("frame size differs from the calibrated one; calibrate again")
         hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-        cards = card_mask(small, hsv)
-        hands = hand_mask(hsv, cards, self._region, self._min_hand_px)
+        cloth = cloth_colour(small, self._cloth_window)
+        cards = card_mask(small, hsv, cloth)
+        hands = hand_mask(small, hsv, cloth, cards, self._region, self._min_hand_px)
         hands = cv2.dilate(hands, self._grow) if hands.any() else hands
         self._follow(outlines_in_mask(cards, self._scale, card_px=self._card_px), hands)
         out += self._read_still_cards(frame, now)
@@ -226,6 +238,7 @@ class Tracker:
                     or track.unsure_sent or track.zone is None:
                 continue
             reading = identify(straighten(frame, track.corners), self.deck)
+            self.reads += 1
             zone = track.zone
             previous, track.last = track.last, reading.card
             if reading.card is not None and (reading.card == previous

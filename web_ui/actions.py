@@ -25,6 +25,7 @@ from table.rules import (
     Corrected,
     Event,
     EventFormatError,
+    HandAgreed,
     HandDealt,
     KittyShown,
     MeldShown,
@@ -44,6 +45,7 @@ from table.rules import (
     preset,
     with_options,
 )
+from table.rules.domains import DOMAINS, OneOf, Range
 from table.rules.game import Game, Phase
 
 from .entry import next_pass
@@ -235,6 +237,11 @@ def push(body: Mapping[str, Any], game: Game) -> Event:
     return PushedToDealer(seat=_seat(body, game, bidder, "push"), source=SOURCE)
 
 
+def agree(body: Mapping[str, Any], game: Game) -> Event:
+    """A player of the side that did not take the bid agrees with the hand's result."""
+    return HandAgreed(seat=_seat(body, game, None, "agreement"), source=SOURCE)
+
+
 def undo(body: Mapping[str, Any], game: Game) -> Event:
     """Take back move number `target` (the page sends the last move's number, so a double tap
     or a second phone cannot take back a second move)."""
@@ -302,6 +309,26 @@ def confirm_card(card_text: Any, candidates: Sequence[str], seat: int | None,
         raise ActionError(409, "the camera did not say whose card this is; correct the move "
                                "in the list instead")
     return CardPlayed(seat=seat, card=card, source=SOURCE)
+
+
+# The options the new-game form offers as fields (others go in its "more options" line).
+FORM_OPTIONS = {"target": "Game to", "min_bid": "Lowest bid", "bid_step": "Bids go up by",
+                "deals": "Deals (0: to the target)", "agree_hands": "Others agree (1: yes)"}
+
+
+def option_fields(rules: Rules) -> list[dict[str, Any]]:
+    """The form's fields for `rules`: each option's name, label, the preset's value and the
+    values its domain allows (table/rules/domains.py, which the server checks again)."""
+    out: list[dict[str, Any]] = []
+    for name, label in FORM_OPTIONS.items():
+        domain = DOMAINS.get(name)
+        field: dict[str, Any] = {"name": name, "label": label, "value": getattr(rules, name)}
+        if isinstance(domain, Range):
+            field.update(min=domain.low, max=domain.high)
+        elif isinstance(domain, OneOf):
+            field.update(min=min(domain.values), max=max(domain.values))
+        out.append(field)
+    return out
 
 
 def new_game(body: Mapping[str, Any], previous: Game | None = None

@@ -159,7 +159,8 @@ def presets() -> Response:
     for name in PRESET_NAMES:
         rules = preset(name)
         out.append({"name": name, "description": rules.description, "seats": rules.table_seats,
-                    "target": rules.target, "min_bid": rules.min_bid})
+                    "target": rules.target, "min_bid": rules.min_bid,
+                    "fields": actions.option_fields(rules)})
     return jsonify({"presets": out, "options": option_names()})
 
 
@@ -201,12 +202,12 @@ _SIMPLE: dict[str, Callable[[dict[str, Any], Game], Event]] = {
     # what the camera would see, entered by hand
     "play": actions.play, "kitty": actions.kitty, "meld": actions.meld, "bury": actions.bury,
     "pass-cards": actions.pass_cards, "gather": actions.gather, "push": actions.push,
-    "draw": actions.draw, "claim": actions.claim,
+    "draw": actions.draw, "claim": actions.claim, "agree": actions.agree,
 }
 
 
 @bp.post("/<any(bid, pass, trump, concede, deal, undo, play, kitty, meld, bury, 'pass-cards', "
-         "gather, push, draw, claim):action>")
+         "gather, push, draw, claim, agree):action>")
 @needs_pin
 def simple_action(action: str) -> Reply:
     return _submit(_SIMPLE[action](_body(), _game()))

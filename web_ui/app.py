@@ -141,9 +141,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["pinochle"] = table
     install_guards(app)
 
-    from . import api, pages, stream
+    from . import api, games, pages, stream
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(games.bp)
     app.register_blueprint(stream.bp)
     app.register_error_handler(HTTPException, api.http_error)
     return app

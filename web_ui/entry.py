@@ -32,6 +32,15 @@ def faces(nines: bool) -> list[str]:
             if nines or r is not Rank.NINE]
 
 
+def gone(game: Game) -> list[str]:
+    """Faces whose every copy has been played this hand (the card pickers dim them)."""
+    played = [c for t in game.tricks for _, c in t]
+    if game.trick and not game.trick_full:
+        played += [c for _, c in game.trick]
+    copies = game.rules.copies
+    return sorted({str(c) for c in played if played.count(c) >= copies})
+
+
 def next_pass(game: Game) -> tuple[int, int] | None:
     """(from, to) of the partners' next pass of cards (002), or None when none is due."""
     r = game.rules
@@ -125,8 +134,10 @@ def card_entry(game: Game) -> dict[str, Any]:
         "bury": _bury(game),
         "pass": None if passing is None else
         {"seat": passing[0], "to_seat": passing[1], "count": r.pass_cards},
-        "gather": bool(game.trick_full and game.trick
-                       and game.phase in (Phase.PLAY, Phase.HAND_OVER)),
+        # not once the hand is scored: the page moves on to the deal (the camera may still)
+        "gather": bool(game.trick_full and game.trick and game.phase is Phase.PLAY),
+        "gone": gone(game),
+        "agree": list(game.agreement_due),
         "push": {"seat": game.turn, "dealer": game.dealer, "bid": r.push_to_dealer}
         if game.phase is Phase.PUSH else None,
         "draw": _draw(game),

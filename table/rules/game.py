@@ -29,6 +29,7 @@ from .events import (
     Conceded,
     Corrected,
     Event,
+    HandAgreed,
     HandDealt,
     KittyShown,
     MeldShown,
@@ -316,7 +317,7 @@ class Game(_State):
                 raise self._refuse("corrections and undo are applied by replaying the "
                                    "journal (table.rules.replay)")
             raise self._refuse(f"{type(event).__name__} is not a game event")
-        if self.phase is Phase.GAME_OVER:
+        if self.phase is Phase.GAME_OVER and kind is not HandAgreed:
             raise self._refuse("the game is over")
         try:
             g = handler(self, event)
@@ -334,6 +335,9 @@ class Game(_State):
     def _on_dealt(self, e: HandDealt) -> Game:
         if self.phase not in (Phase.DEAL, Phase.HAND_OVER):
             raise self._refuse("the hand in progress is not finished")
+        if self.agreement_due:
+            who = " or ".join(self.name(s) for s in self.agreement_due)
+            raise self._refuse(f"the last hand waits for {who} to agree with its result")
         g = self
         if self.phase is Phase.HAND_OVER:
             g = self._next_deal()
@@ -1041,6 +1045,43 @@ class Game(_State):
                 raise self._refuse(f"the {card.name} has now been seen {n} times, and the "
                                    f"deck has {limit}: was it misread?")
 
+    # -- agreeing with a hand's result (agree_hands) --------------------------------------------
+
+    @property
+    def agreed_by(self) -> int | None:
+        """Who agreed with this hand's result, if anyone has."""
+        for e in self.events:
+            if isinstance(e, HandAgreed):
+                return e.seat
+        return None
+
+    @property
+    def agreement_due(self) -> tuple[int, ...]:
+        """The seats one of whom must still agree with the hand's result before the next
+        deal: the side that did not take the bid (empty when the rules do not ask for it, the
+        hand is not scored, was thrown in, or someone has agreed)."""
+        r = self.result
+        if not self.rules.agree_hands or r is None or r.declarer is None \
+                or self.agreed_by is not None:
+            return ()
+        side = self.side(r.declarer)
+        return tuple([s for s in self.active if self.side(s) != side])
+
+    def _on_agreed(self, e: HandAgreed) -> Game:
+        due = self.agreement_due
+        if not due:
+            if not self.rules.agree_hands:
+                raise self._refuse(f"{self.rules.name} does not ask for hands to be agreed "
+                                   "(rule option agree_hands=1)")
+            if self.agreed_by is not None:
+                raise self._refuse(f"{self.name(self.agreed_by)} has already agreed")
+            raise self._refuse("there is no scored hand to agree with")
+        if e.seat not in due:
+            who = " or ".join(self.name(s) for s in due)
+            raise self._refuse(f"{self.name(e.seat)} took the bid: {who} agrees with the "
+                               "result")
+        return self
+
     # -- the end of a hand -------------------------------------------------------------------
 
     def _finish_hand(self, conceded: bool = False, unseen: bool = False,
@@ -1176,6 +1217,7 @@ _HANDLERS: Final[dict[type, Any]] = {
     CardPlayed: Game._on_play,
     Claimed: Game._on_claimed,
     TrickGathered: Game._on_gathered,
+    HandAgreed: Game._on_agreed,
 }
 # handlers that record the event themselves, in the one copy of the position they make
 _RECORDING: Final = frozenset({CardPlayed, TrickGathered})

@@ -18,6 +18,7 @@ moves, one token each:
     1:meld=AS.10S.KS.QS.JS  1:concede   meld shown, the hand conceded (`=agreed`: by all)
     1:AS  /                             a card played, the trick gathered
     1:claim  1:claim=lost               the rest claimed, or defeat acknowledged
+    2:agreed                            the hand's result agreed (agree_hands)
 
 Seats are numbers (0 = the first seat, clockwise). `Game.parse(g.position()) == g`.
 """
@@ -37,6 +38,7 @@ from .events import (
     Conceded,
     Corrected,
     Event,
+    HandAgreed,
     HandDealt,
     KittyShown,
     MeldShown,
@@ -159,6 +161,8 @@ def event_token(e: Event) -> str:
         return f"{e.seat}:claim" + ("=lost" if e.lost else "")
     if isinstance(e, TrickGathered):
         return "/"
+    if isinstance(e, HandAgreed):
+        return f"{e.seat}:agreed"
     raise NotationError(f"{type(e).__name__} has no notation")
 
 
@@ -224,6 +228,8 @@ def _parse_event(token: str, dealer: int) -> Event:
         return Claimed(seat=seat, lost=move.endswith("=lost"))
     if move in ("concede", "concede=agreed"):
         return Conceded(seat=seat, agreed=move.endswith("=agreed"))
+    if move == "agreed":
+        return HandAgreed(seat=seat)
     if move == "throw" or move.startswith("throw="):
         return ThrownIn(seat=seat, reason=_unescape(move[6:]))
     if move.startswith("trump="):

@@ -79,6 +79,89 @@ def _trick_points(g: Game, claimed: bool = False) -> list[int]:
     return pts
 
 
+def buried_points(g: Game) -> int | None:
+    """What the declarer's bury is worth in tricks (`_trick_points` adds it at the end of the
+    hand): None while it lies face down unseen and the hand is not played out."""
+    r = g.rules
+    if not r.bury or r.draw_from_stock or g.declarer is None or not g.bury_done:
+        return 0 if not r.bury or r.draw_from_stock else None
+    if g.buried is not None:
+        return card_points(g.buried, r)
+    if len(g.tricks) == r.hand_size:
+        return card_points(_unplayed(g), r)
+    return None
+
+
+@dataclass(frozen=True)
+class BidStanding:
+    """How the bid stands during the hand, as `score_hand` will count it: the declaring side
+    makes the bid with its meld (once saved, where the declarer must save it too), the card
+    points it takes and the declarer's bury."""
+
+    declarer: int
+    bid: int
+    side: tuple[int, ...]     # the declaring side's seats
+    others: tuple[int, ...]   # the seats that play to set it
+    meld: int                 # the declaring side's meld
+    taken: int                # card points the side has taken in tricks so far
+    buried: int | None        # the bury's points (None: face down, counted at the end)
+    still_out: int            # card points nobody holds yet: in play (and an unseen bury)
+    win_each: int = 0         # stakes: what each other seat pays if the bid is made
+    set_each: int = 0         # stakes: what the declarer pays each if it is set
+    meld_saved: bool = True   # False: the meld counts only once the side saves it
+
+    @property
+    def needs(self) -> int:
+        """Points the declaring side still needs to make the bid, its meld counted."""
+        return max(0, self.bid - self.meld - self.taken - (self.buried or 0))
+
+    @property
+    def made(self) -> bool:
+        """The bid is made already, whatever the rest of the hand brings."""
+        return self.needs == 0 and self.meld_saved
+
+    @property
+    def to_set(self) -> int | None:
+        """Card points the other side must still take to set the bid: 0 when it is set
+        already, None when it is made already."""
+        if self.made:
+            return None
+        return max(0, self.still_out - self.needs + 1)
+
+
+def bid_standing(g: Game) -> BidStanding | None:
+    """The bid as it stands while the hand is played (None before a contract, after the hand
+    is scored, or when it was conceded)."""
+    r = g.rules
+    d, bid = g.declarer, g.bid
+    if d is None or bid is None or g.result is not None or g.conceded:
+        return None
+    dside = side_of(r, d)
+    side = tuple(s for s in g.active if side_of(r, s) == dside)
+    others = tuple(s for s in g.active if side_of(r, s) != dside)
+    meld = [m.total if m is not None else 0 for m in g.melds]
+    buried = buried_points(g)
+    still_out = r.trick_total - sum(g.taken) - (buried or 0)
+    win_each = set_each = 0
+    if r.scoring is Scoring.STAKES:
+        row, mult = r.stake_row(bid), _trump_multiplier(g)
+        win_each, set_each = row.win * mult, row.set * mult
+    saved = not r.declarer_saves_meld or meld_saved(g, list(side))
+    return BidStanding(d, bid, side, others, sum(meld[s] for s in side),
+                       sum(g.taken[s] for s in side), buried, still_out, win_each, set_each,
+                       saved)
+
+
+def _trump_multiplier(g: Game) -> int:
+    """Stakes double in spades, triple in hearts, where the rules say so."""
+    r = g.rules
+    if r.spades_double and g.trump is Suit.SPADES:
+        return 2
+    if r.hearts_triple and g.trump is Suit.HEARTS:
+        return 3
+    return 1
+
+
 def _unplayed(g: Game) -> list[Card]:
     """What a full deck less every card played leaves: the buried cards, seen or not."""
     left = [0] * 24
@@ -259,12 +342,7 @@ def _money(g: Game, made: bool | None, outcome: str, unseen: bool) -> tuple[list
     assert d is not None and bid is not None
     payers = [s for s in range(n) if s != d]  # the player sitting out pays or collects too
     voluntary = outcome in ("voluntary set", "conceded", "conceded unseen")
-    mult = 1
-    if not voluntary or r.scoring is Scoring.POT:
-        if r.spades_double and g.trump is Suit.SPADES:
-            mult = 2
-        if r.hearts_triple and g.trump is Suit.HEARTS:
-            mult = 3
+    mult = _trump_multiplier(g) if not voluntary or r.scoring is Scoring.POT else 1
     pot = 0
     if r.scoring is Scoring.STAKES:
         row = r.stake_row(bid)
