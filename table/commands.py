@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import IO, Any
 
-from table.cli import CommandError, db_argument, option_pairs
+from table.cli_common import CommandError, db_argument, option_pairs
 from table.export import game_json, journal_records, records_csv, score_sheet
 from table.journal import AlertRecord, GameRecord, Journal, JournalError, default_path
 from table.json_limits import MAX_DEPTH, too_deep

@@ -46,11 +46,9 @@ from table.rules import (
     with_options,
 )
 from table.rules.domains import DOMAINS, OneOf, Range
-from table.rules.game import Game, Phase
+from table.rules.game import Game
 
-from .entry import next_pass
 from .guard import whole_number
-from .state import next_dealer
 
 SOURCE = "web"
 NAME_LONGEST = 24
@@ -175,7 +173,7 @@ def claim(body: Mapping[str, Any], game: Game) -> Event:
 
 
 def deal(body: Mapping[str, Any], game: Game) -> Event:
-    dealer = body.get("dealer", next_dealer(game))
+    dealer = body.get("dealer", game.next_dealer)
     if dealer is None:
         raise ActionError(409, "the hand in progress is not finished, so no new deal")
     return HandDealt(dealer=_seat({"seat": dealer}, game, None, "deal"), source=SOURCE)
@@ -213,12 +211,12 @@ def bury(body: Mapping[str, Any], game: Game) -> Event:
 def pass_cards(body: Mapping[str, Any], game: Game) -> Event:
     """Cards passed between partners (face down unless `cards` is given); from and to default
     to the pass that is due."""
-    due = next_pass(game)
+    due = game.expected().passing
     if due is None and "seat" not in body:
         raise ActionError(409, "no pass of cards is due now (partners pass after trump is "
                                "named, in variants that pass)")
-    seat = _seat(body, game, due[0] if due else None, "pass of cards")
-    to = body.get("to_seat", due[1] if due and seat == due[0] else None)
+    seat = _seat(body, game, due.seat if due else None, "pass of cards")
+    to = body.get("to_seat", due.to_seat if due and seat == due.seat else None)
     if to is None:
         raise ActionError(400, "say who receives the cards: 'to_seat'")
     return CardsPassed(seat=seat, to_seat=_seat({"seat": to}, game, None, "pass of cards"),
@@ -231,7 +229,8 @@ def gather(body: Mapping[str, Any], game: Game) -> Event:
 
 def push(body: Mapping[str, Any], game: Game) -> Event:
     """Brooklyn: the 300 bidder pushes the bid to the dealer."""
-    bidder = game.turn if game.phase is Phase.PUSH else game.declarer
+    due = game.expected().push
+    bidder = due.seat if due is not None else game.declarer
     if bidder is None and "seat" not in body:
         raise ActionError(409, "there is no bid to push: the auction is not over")
     return PushedToDealer(seat=_seat(body, game, bidder, "push"), source=SOURCE)

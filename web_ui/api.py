@@ -18,7 +18,8 @@ from table.session import Session, SessionError
 
 from . import actions
 from .actions import ActionError
-from .app import web_table
+from .camera import ConfirmsCards
+from .context import web_table
 from .guard import BadInput, json_body, whole_number
 from .pin import HEADER
 from .words import describe
@@ -275,8 +276,8 @@ def _confirm_on_mat(alert_id: int, card: Card, seat: int | None, area: str) -> R
 def _tell_camera(card: Card, seat: int | None, area: str) -> bool:
     """Hand a card settled on the page to the camera, where it can take one (see
     table.live.camera.CameraFeed.confirm)."""
-    settle = getattr(web_table().camera, "confirm", None)
-    return bool(settle is not None and settle(card, seat, area))
+    camera = web_table().camera
+    return isinstance(camera, ConfirmsCards) and camera.confirm(card, seat, area)
 
 
 @bp.post("/alerts/<int:alert_id>/dismiss")

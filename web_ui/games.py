@@ -22,7 +22,7 @@ from table.rules.notation import public_event
 from table.session import SessionError, replay_journal
 
 from .actions import ActionError
-from .app import web_table
+from .context import web_table
 from .guard import whole_number
 from .words import describe
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, render_template, url_for
 
-from .app import web_table
+from .context import web_table
 
 bp = Blueprint("pages", __name__)
 

@@ -7,24 +7,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from table.export import hands_played
-from table.rules import CardPlayed, Event, HandDealt, Scoring, in_effect
-from table.rules.game import Game, Phase
+from table.rules import CardPlayed, Event, Game, HandDealt, Scoring, in_effect
 
 from .board import AlertBoard
 from .entry import camera_state, card_entry
 from .words import bid_words, describe
 
 MOVES_SHOWN = 30
-
-
-def next_dealer(game: Game) -> int | None:
-    """Who deals next, when the table waits for a deal."""
-    if game.phase is Phase.DEAL:
-        return game.dealer
-    if game.phase is Phase.HAND_OVER:
-        redeal = game.result is not None and game.result.redeal
-        return game.dealer if redeal else (game.dealer + 1) % game.rules.table_seats
-    return None
 
 
 def _move(number: int, event: Event, names: Sequence[str]) -> dict[str, Any]:
@@ -108,7 +97,7 @@ def page_state(game: Game | None, accepted: Sequence[tuple[int, Event]], number:
     out["road"] = road(game)
     out["moves"] = [_move(n, e, game.names) for n, e in moves[-MOVES_SHOWN:]][::-1]
     out["plays"] = play_numbers(game, moves)
-    out["next_dealer"] = next_dealer(game)
+    out["next_dealer"] = game.next_dealer
     out["kitty_size"] = game.rules.kitty_size
     out["entry"] = card_entry(game)
     out["undo_target"] = moves[-1][0] if moves else None  # what Undo takes back (its number)

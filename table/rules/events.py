@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import types
 from dataclasses import dataclass
-from typing import Any, ClassVar, Union, get_args, get_origin, get_type_hints
+from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from .cards import Card, Suit
 
@@ -26,7 +26,6 @@ class Event:
 
     source: str = ""
     at: float = 0.0
-    kind: ClassVar[str] = "Event"
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": type(self).__name__}

@@ -25,7 +25,7 @@ Seats are numbers (0 = the first seat, clockwise). `Game.parse(g.position()) == 
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from .cards import Card, Suit
@@ -244,9 +244,19 @@ def _parse_event(token: str, dealer: int) -> Event:
     return CardPlayed(seat=seat, card=Card.parse(move))
 
 
-def parse_position(text: str) -> Game:
-    from .game import Game, new_game
+@dataclass(frozen=True)
+class Header:
+    """What a position's text says before its moves: the game as the hand was dealt."""
 
+    rules: Rules
+    names: tuple[str, ...]
+    dealer: int
+    standing: dict[str, object]  # the fields of the game's standing the text sets
+    moves: tuple[str, ...]       # the hand's move tokens (parse_event reads each)
+
+
+def parse_header(text: str) -> Header:
+    """The parts of a position's text (`Game.parse` builds the position from them)."""
     head, sep, moves = text.partition(" : ")
     if not sep:
         head, moves = text.rstrip(" :"), ""
@@ -261,8 +271,8 @@ def parse_position(text: str) -> Game:
         if opts:
             pairs = dict(kv.split("=", 1) for kv in opts.rstrip("}").split(","))
             rules = with_options(rules, pairs)
-        seat_names = [_unescape(n) for n in names.split(",")]
-        g = new_game(rules, seat_names, int(dealer_text.lstrip("d")))
+        seat_names = tuple(_unescape(n) for n in names.split(","))
+        dealer = int(dealer_text.lstrip("d"))
         extra = dict(f.split("=", 1) for f in fields[5:])
         changes: dict[str, object] = {
             "scores": _int_tuple(scores), "hand_number": int(number.lstrip("#")),
@@ -280,12 +290,7 @@ def parse_position(text: str) -> Game:
             changes["winner"] = int(extra["winner"])
     except ValueError as exc:
         raise NotationError(f"not a position: {text!r}: {exc}") from None
-    g = g._evolve(**changes)
-    g = g._fresh_hand()._with_start()
-    for token in moves.split():
-        g = g.apply(parse_event(token, g.dealer))
-    assert isinstance(g, Game)
-    return g
+    return Header(rules, seat_names, dealer, changes, tuple(moves.split()))
 
 
 def _int_tuple(text: str) -> tuple[int, ...]:

@@ -1,8 +1,8 @@
 """Scoring a hand and deciding the game (VARIANTS.md sections 7-9).
 
-`score_hand` turns a finished (played, conceded or reneged) hand into a `HandResult`;
-`apply_result` adds it to the running score, stakes ledger, pot and checks and decides whether
-the game is won.
+`score_hand` turns a finished (played, conceded or reneged) hand into a `HandResult`; `decide`
+says whether the game is won once the game has added it (`Game`), and `settled` what the
+winner collects. Only values: the game applies them.
 """
 
 from __future__ import annotations
@@ -424,31 +424,11 @@ def _double_marriages(cards: tuple[Card, ...]) -> int:
                and sum(1 for x in cards if x.suit is s and x.rank is Rank.QUEEN) >= 2)
 
 
-def apply_result(g: Game, result: HandResult) -> Game:
-    """Add a hand's result to the game and decide whether someone has won."""
-    r = g.rules
-    add = _add
-    g = g._evolve(
-        scores=add(g.scores, result.score_change), ledger=add(g.ledger, result.ledger_change),
-        checks=add(g.checks, result.checks_change), sets=add(g.sets, result.sets_change),
-        pot=g.pot + result.pot_change, deals_done=g.deals_done + 1, bidders_only=None,
-    )
-    if result.declarer is None:
-        return g
-    winner, target, tied = _decide(g, result)
-    g = g._evolve(winner=winner, target=target,
-                  bidders_only=frozenset(tied) if tied and r.scoring is Scoring.ALTERNATE
-                  else None)
-    if winner is not None:
-        g = _settle_game(g, winner)
-    return g
-
-
-def _add(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+def add(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(x + y for x, y in zip(a, b, strict=True))
 
 
-def _decide(g: Game, result: HandResult) -> tuple[int | None, int, list[int]]:
+def decide(g: Game, result: HandResult) -> tuple[int | None, int, list[int]]:
     """(winner seat or None, the target now, the seats tied for a tie-break hand)."""
     r = g.rules
     target = g.target
@@ -496,8 +476,9 @@ def _head(r: Rules, seat: int) -> int:
     return seat % 2 if r.partnerships else seat
 
 
-def _settle_game(g: Game, winner: int) -> Game:
-    """The game is won: check pinochle's game checks, 000's game and set stakes."""
+def settled(g: Game, winner: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The checks and ledger once `winner` has won the game: pinochle's game checks, 000's
+    game and set stakes."""
     r = g.rules
     n = r.table_seats
     checks = list(g.checks)
@@ -511,4 +492,4 @@ def _settle_game(g: Game, winner: int) -> Game:
             owed = r.game_stake + r.set_stake * g.sets[s]
             ledger[s] -= owed
             ledger[winner] += owed
-    return g._evolve(checks=tuple(checks), ledger=tuple(ledger))
+    return tuple(checks), tuple(ledger)

@@ -20,7 +20,7 @@ from table.rules.game import Phase
 from table.rules.scoring import bid_standing
 from table.session import Session, replay_journal
 from web_ui.app import create_app, web_table
-from web_ui.state import next_dealer, road
+from web_ui.state import road
 from web_ui.words import bid_words
 
 from .conftest import NAMES, PIN, pin_headers, play_until
@@ -244,7 +244,7 @@ def test_a_finished_game_is_replayed_once(two_games: tuple[Flask, list[int]],
     assert sorted(replayed) == sorted(ids)  # each once, for both answers
     session = web_table(app).live.session
     assert session is not None
-    dealer = next_dealer(session.game)
+    dealer = session.game.next_dealer
     assert dealer is not None
     # the current game moves on; the other does not
     assert session.submit(HandDealt(dealer=dealer)).accepted

@@ -18,7 +18,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from table.rules import Card, Rank, Suit
+from table.rules import Rank, Suit
 from vision.corners import NO_SUIT, OTHER_RANK
 from vision.faces import (
     CARDDECKS,
@@ -30,6 +30,7 @@ from vision.faces import (
 )
 
 from . import synth
+from .face import Face
 
 SUITS = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
 _KDE_SUIT = {Suit.SPADES: "spade", Suit.HEARTS: "heart", Suit.CLUBS: "club",
@@ -44,19 +45,6 @@ KDE_DECKS = ("svg-ancient-egyptians", "svg-dondorf", "svg-gm-paris", "svg-jolly-
 CALIBRATION = ("svg-penguins", "svg-nicu-white", "letele")
 EVALUATION = ("svg-dondorf", "svg-gm-paris", "cardsJS")
 SYNTH_DESIGNS = 240            # font-drawn designs (a sixth of the fonts calibrate)
-
-
-@dataclass(frozen=True)
-class Face:
-    image: np.ndarray   # BGRA, FACE_HEIGHT x FACE_WIDTH (transparent outside the corners)
-    rank: int           # int(Rank), or OTHER_RANK
-    suit: int           # Suit.index, or NO_SUIT
-
-    @property
-    def card(self) -> Card | None:
-        if self.rank == OTHER_RANK or self.suit == NO_SUIT:
-            return None
-        return Card.from_index(self.suit * 6 + self.rank)
 
 
 @dataclass(frozen=True)

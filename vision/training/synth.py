@@ -18,6 +18,8 @@ from table.rules import Rank
 from vision.corners import NO_SUIT, OTHER_RANK
 from vision.faces import FACE_HEIGHT, FACE_WIDTH
 
+from .face import Face
+
 PX = 6                       # pixels per mm while drawing (faces are kept at 4)
 W, H = 63 * PX, 88 * PX
 FONT_DIRS = (Path("/usr/share/fonts"), Path("/usr/share/texmf/fonts/opentype"))
@@ -294,10 +296,8 @@ def _face(style: _Style, rng: np.random.Generator, text: str | None, suit: int |
     return cv2.resize(face, (FACE_WIDTH, FACE_HEIGHT), interpolation=cv2.INTER_AREA)
 
 
-def deck(design: int, fonts: tuple[Path, ...]) -> list:   # list[designs.Face]
+def deck(design: int, fonts: tuple[Path, ...]) -> list[Face]:
     """The faces of one drawn design: the 24 pinochle cards and some negatives."""
-    from .designs import Face
-
     rng = np.random.default_rng([2026, design])
     style = _Style(design, fonts, rng)
     faces = []
