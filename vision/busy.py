@@ -75,10 +75,12 @@ def _card_corners(centre: np.ndarray, length: float, angle: float) -> np.ndarray
 
 def busy_scene(faces: dict[Card, np.ndarray], rng: np.random.Generator,
                size: tuple[int, int] = (720, 720), kind: str | None = None,
-               fan: bool | None = None) -> tuple[np.ndarray, list[Laid]]:
+               fan: bool | None = None, spread: tuple[float, float] = (0.12, 0.25)
+               ) -> tuple[np.ndarray, list[Laid]]:
     """Two or three cards on a busy texture at a random size and angle, either apart or fanned
-    over each other (each turned and shifted from the one under it, so that only a strip of
-    it and its corners show). Returns the frame and the cards, the top one first."""
+    over each other (each turned and shifted from the one under it by `spread` of a card's
+    length, so that only a strip of it and its corners show). Returns the frame and the cards,
+    the top one first."""
     w, h = size
     frame = busy_texture(kind or TEXTURES[int(rng.integers(len(TEXTURES)))], rng, size)
     cards = [list(faces)[int(i)] for i in rng.choice(len(faces), 3, replace=False)]
@@ -90,7 +92,7 @@ def busy_scene(faces: dict[Card, np.ndarray], rng: np.random.Generator,
         centre = np.array([w / 2, h / 2]) + rng.uniform(-0.1, 0.1, 2) * min(w, h)
         angle = float(rng.uniform(0, 2 * np.pi))
         turn = float(rng.uniform(0.08, 0.25)) * (1 if rng.random() < 0.5 else -1)
-        step = float(rng.uniform(0.12, 0.25)) * length
+        step = float(rng.uniform(*spread)) * length
         for i in range(count):
             a = angle + i * turn
             shift = i * step * np.array([np.cos(a), np.sin(a)])

@@ -46,6 +46,23 @@ def test_fanned_cards_are_found(standard_crops: Faces) -> None:
     assert found > before
 
 
+def test_fans_of_three_give_three_outlines(standard_crops: Faces) -> None:
+    """Fans of three, each card a third of a card's length from the one over it: most show
+    all three cards as outlines, and no fan gives more than one outline too many."""
+    rng = np.random.default_rng(11)
+    held_per_fan = []
+    for _ in range(30):
+        frame, laid = busy_scene(standard_crops, rng, fan=True, spread=(0.25, 0.35))
+        if len(laid) != 3:
+            continue
+        outlines = card_outlines(frame, edges=True)
+        assert len(outlines) <= 4
+        held_per_fan.append(sum(_found(outlines, c) for c in index_centres(laid) if c))
+    assert len(held_per_fan) >= 10
+    assert held_per_fan.count(3) >= 0.35 * len(held_per_fan), held_per_fan
+    assert np.mean(held_per_fan) >= 2.0, held_per_fan
+
+
 def test_suppress_keeps_one_outline_per_card() -> None:
     card = np.array([[0, 0], [63, 0], [63, 88], [0, 88]], np.float32)
     nudged = card + np.float32(2)
