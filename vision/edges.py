@@ -20,14 +20,14 @@ from .detect import ASPECT_RANGE, CARD_ASPECT, _guarded, _sides, order_corners
 log = logging.getLogger(__name__)
 
 WORK_SIDE = 720      # frames are searched with their long side at most this
-CANNY = (40, 120)
+CANNY = (60, 180)
 MIN_CARD_SHARE = 0.004   # a card's (or a fan strip's) area, as a share of the frame, at least
 MAX_CARD_SHARE = 0.4
 FILL = 0.9    # a region's hull fills this much of its rectangle (a card's white: nearly all)
 STRIP_FILL = 0.7   # ... or a fan strip's, this much
 HELD = 0.95   # a card completed from a side holds this share of the part shown
 MIN_LIGHT = 0.4   # ... and is at least this light (card white over cards, not ground)
-RING = 0.15   # ... and the region itself at least this much (a court card's frame of white)
+RING = 0.08   # ... and the region itself at least this much (a court card's frame of white)
 WHITE_SATURATION = 80    # median HSV saturation of a card's white at most
 WHITE_LIGHTER = 1.0      # ... and its median value above the frame's median times this
 SAME = 0.15   # outlines whose corners all lie within this share of a short side are one card
