@@ -46,7 +46,7 @@ def main() -> int:
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
     deck = faces()
-    tally = {kind: [0, 0, 0] for kind in TEXTURES}
+    tally = {kind: [0, 0, 0, 0] for kind in TEXTURES}
     seconds = 0.0
     for i in range(args.scenes):
         kind = TEXTURES[i % len(TEXTURES)]
@@ -58,14 +58,17 @@ def main() -> int:
         tally[kind][0] += shown
         tally[kind][1] += found_cards(outlines, laid)
         tally[kind][2] += max(0, len(outlines) - len(laid))
-    for kind, (cards, found, extra) in tally.items():
-        print(f"  {kind:9s} found {found}/{cards} ({found / max(cards, 1):.1%}), "
-              f"{extra} outlines beyond the cards laid")
-    cards = sum(t[0] for t in tally.values())
-    found = sum(t[1] for t in tally.values())
-    print(f"busy scenes (tuning set): found {found}/{cards} ({found / max(cards, 1):.1%}), "
+        tally[kind][3] += found_cards(card_outlines(frame), laid)
+    for kind, (cards, found, extra, white) in tally.items():
+        print(f"  {kind:9s} found {found}/{cards} ({found / max(cards, 1):.1%}; by white alone "
+              f"{white}), {extra} outlines beyond the cards laid")
+    cards, found, extra, white = (sum(t[i] for t in tally.values()) for i in range(4))
+    print(f"busy scenes (tuning set): found {found}/{cards} ({found / max(cards, 1):.1%}), by "
+          f"white alone {white / max(cards, 1):.1%}; {extra} outlines beyond the cards laid; "
           f"{args.scenes / max(seconds, 1e-9):.1f} scenes/s")
-    print(json.dumps({"busy_cards": cards, "busy_found": round(found / max(cards, 1), 4)}))
+    print(json.dumps({"busy_cards": cards, "busy_found": round(found / max(cards, 1), 4),
+                      "busy_found_by_white": round(white / max(cards, 1), 4),
+                      "busy_extra_outlines": extra}))
     return 0
 
 

@@ -434,8 +434,8 @@ def card_outlines(frame: np.ndarray, min_area_share: float = 0.002,
                    for q in found):
             found.append(quad)
     if edges:
-        from .edges import edge_outlines, suppress  # edges builds on this module
-        found += suppress(_guarded(edge_outlines, frame, default=[]), found)
+        from .edges import edge_outlines, off_cards  # edges builds on this module
+        found += off_cards(_guarded(edge_outlines, frame, default=[]), found, frame)
     return found
 
 

@@ -3,9 +3,12 @@ grain of wood): `edge_outlines(frame) -> list of 4x2 corners`.
 
 A card's white is a region that no edge crosses, bounded by the card's straight sides. So the
 frame's edges (Canny) are drawn, and each region between them that is light, colourless and
-of a card's shape is a card. A card partly under another shows only a strip along one long
-side (a fan): such a strip, a card long and narrower than a card, is completed to a card's width
-towards the card lying over it. Tuned on rendered busy scenes (vision.busy), not on photos.
+of a card's shape is a card. A card partly under another (a fan) shows only a strip of it, and
+a court card's white may be cut in two by its picture: such a part is completed to a card from
+one of its two longest straight sides, towards the part, when that card holds the part and is
+mostly light (the ground beyond the card's own edge is not). Outlines of one card are kept once
+(`suppress`). The figures below were tuned on rendered busy scenes (vision.busy,
+bench/bench_busy.py), never on photos.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from .detect import ASPECT_RANGE, CARD_ASPECT, _guarded, _sides, order_corners
 log = logging.getLogger(__name__)
 
 WORK_SIDE = 720      # frames are searched with their long side at most this
-CANNY = (60, 180)
+CANNY = (60, 180)   # hysteresis thresholds of the edges
 MIN_CARD_SHARE = 0.004   # a card's (or a fan strip's) area, as a share of the frame, at least
 MAX_CARD_SHARE = 0.4
 FILL = 0.9    # a region's hull fills this much of its rectangle (a card's white: nearly all)
@@ -30,6 +33,8 @@ MIN_LIGHT = 0.4   # ... and is at least this light (card white over cards, not g
 RING = 0.08   # ... and the region itself at least this much (a court card's frame of white)
 WHITE_SATURATION = 80    # median HSV saturation of a card's white at most
 WHITE_LIGHTER = 1.0      # ... and its median value above the frame's median times this
+SUPPORTED = 0.45  # ... when edges lie under this share of its sides (two of four: a card in a row)
+OVER_CARDS = 0.1   # an outline sharing this much with a card found by its white is not kept
 SAME = 0.15   # outlines whose corners all lie within this share of a short side are one card
 
 
@@ -164,6 +169,31 @@ def same_card(a: np.ndarray, b: np.ndarray) -> bool:
     fanned over each other are shifted and turned further than this)."""
     near = SAME * min(_sides(a)[0], _sides(b)[0])
     return min(float(np.abs(np.roll(b, k, axis=0) - a).max()) for k in range(4)) < near
+
+
+def off_cards(quads: list[np.ndarray], cards: list[np.ndarray], frame: np.ndarray
+              ) -> list[np.ndarray]:
+    """`quads` less those lying over any of `cards` (found by their white) whose sides are
+    edges in `frame`: such a card is surely one (on a cloth, where a part completed to a card
+    from the wrong side, or a card's place printed on the mat, would overlap it); a white
+    outline that edges do not bear out (a blob of a busy ground) does not count."""
+    scale = min(1.0, WORK_SIDE / max(frame.shape[:2]))
+    edges = cv2.Canny(cv2.GaussianBlur(cv2.cvtColor(
+        cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA),
+        cv2.COLOR_BGR2GRAY), (5, 5), 1.0), *CANNY)
+    edges = cv2.dilate(edges, np.ones((5, 5), np.uint8))
+    sure = [c for c in cards if _on_edges(c * scale, edges) >= SUPPORTED]
+    return [q for q in quads
+            if all(_guarded(overlap_share, q, c, default=1.0) < OVER_CARDS for c in sure)]
+
+
+def _on_edges(quad: np.ndarray, edges: np.ndarray) -> float:
+    """The share of points along a quad's sides that lie on `edges`."""
+    t = np.linspace(0.1, 0.9, 24, dtype=np.float32)[:, None]
+    points = np.concatenate([quad[i] + t * (quad[(i + 1) % 4] - quad[i]) for i in range(4)])
+    xs = np.clip(np.round(points[:, 0]).astype(int), 0, edges.shape[1] - 1)
+    ys = np.clip(np.round(points[:, 1]).astype(int), 0, edges.shape[0] - 1)
+    return float((edges[ys, xs] > 0).mean())
 
 
 def suppress(quads: list[np.ndarray], first: list[np.ndarray] | None = None
