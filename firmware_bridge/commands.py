@@ -65,7 +65,7 @@ def wiring_table(wiring: Any) -> str:
 
 
 def _wiring(args: argparse.Namespace) -> int:
-    from table.cli import CommandError
+    from table.cli_common import CommandError
 
     from .config import WiringError, default_wiring, load_wiring
 
@@ -118,7 +118,7 @@ def sim_command(board: Any, line: str, seats: int) -> str:
 
 
 def _board_sim(args: argparse.Namespace) -> int:
-    from table.cli import CommandError
+    from table.cli_common import CommandError
 
     from .simboard import SimulatedBoard
 
@@ -210,7 +210,7 @@ def flash_commands(port: str | None, mpremote: str = "mpremote") -> list[list[st
 
 
 def _board_flash(args: argparse.Namespace) -> int:
-    from table.cli import CommandError
+    from table.cli_common import CommandError
 
     port = args.port or (BOARD_DEVICE if Path(BOARD_DEVICE).exists() else None)
     mpremote = find_mpremote()

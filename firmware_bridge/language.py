@@ -24,7 +24,6 @@ Pure: times are passed in, and the game is only read.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from table.rules import (
     ALL_SUITS,
@@ -37,16 +36,17 @@ from table.rules import (
     TrumpNamed,
     Undone,
 )
+from table.rules.expected import Buttons
 
 from .firmware.buttons import HOLD, TAP
-from .ports import phase_name
+from .ports import GameView
 
 BID = "BID"
 PASS = "PASS"
 UNDO = "UNDO"
 BUTTONS = (BID, PASS, UNDO)
 GESTURES = (TAP, HOLD)
-BEFORE_THE_LEAD = ("bury", "passing", "meld")  # after trump is named, before the first lead
+CHOOSING_TRUMP = (Buttons.PUSH, Buttons.TRUMP)
 
 
 @dataclass(frozen=True)
@@ -100,22 +100,22 @@ class ButtonLanguage:
         self.raise_window = raise_window
         self.pending: dict[int, Pending] = {}
 
-    def press(self, p: Press, game: Any) -> list[Action]:
+    def press(self, p: Press, game: GameView) -> list[Action]:
         if p.button == UNDO:
             self.pending.clear()
             return [Submit(Undone(source=p.source, at=p.wall), None)]
         if p.seat is None or p.button not in (BID, PASS) or p.gesture not in GESTURES:
             return [Refuse(p.seat, f"unknown button {p.button} {p.gesture}")]
-        phase = phase_name(game)
-        if phase == "auction":
+        buttons = game.expected().buttons
+        if buttons is Buttons.BID:
             return self._auction(p, game)
-        if phase in ("push", "trump"):
-            return self._trump(p, game, phase)
-        if phase in BEFORE_THE_LEAD:
+        if buttons in CHOOSING_TRUMP:
+            return self._trump(p, game, buttons)
+        if buttons is Buttons.CONCEDE:
             return self._concede_only(p, "nothing to choose with BID now")
-        if phase == "play":
+        if buttons is Buttons.PLAY:
             return self._concede_only(p, "the play has begun: cards are read by the camera")
-        return [Refuse(p.seat, "wait for the deal" if phase in ("deal", "hand-over")
+        return [Refuse(p.seat, "wait for the deal" if buttons is Buttons.WAIT
                        else "the game is over")]
 
     def tick(self, now: float, wall: float) -> list[Action]:
@@ -131,20 +131,20 @@ class ButtonLanguage:
         times = [p.commit_at for p in self.pending.values() if p.commit_at is not None]
         return min(times) if times else None
 
-    def forget_stale(self, game: Any) -> bool:
+    def forget_stale(self, game: GameView) -> bool:
         """Drop choices of seats whose turn it no longer is (after an undo, say)."""
-        phase = phase_name(game)
+        buttons = game.expected().buttons
         stale = [seat for seat, p in self.pending.items()
                  if game.turn != seat
-                 or (p.bid is not None and phase != "auction")
-                 or (p.suit is not None and phase not in ("push", "trump"))]
+                 or (p.bid is not None and buttons is not Buttons.BID)
+                 or (p.suit is not None and buttons not in CHOOSING_TRUMP)]
         for seat in stale:
             del self.pending[seat]
         return bool(stale)
 
     # -- the phases -------------------------------------------------------------------------
 
-    def _auction(self, p: Press, game: Any) -> list[Action]:
+    def _auction(self, p: Press, game: GameView) -> list[Action]:
         assert p.seat is not None
         pending = self.pending.get(p.seat)
         if p.button == PASS:
@@ -164,14 +164,14 @@ class ButtonLanguage:
                                        source=p.source)
         return []
 
-    def _trump(self, p: Press, game: Any, phase: str) -> list[Action]:
+    def _trump(self, p: Press, game: GameView, buttons: Buttons) -> list[Action]:
         assert p.seat is not None
         pending = self.pending.get(p.seat)
         if p.button == PASS:
             if pending is not None and p.gesture == TAP:
                 del self.pending[p.seat]
                 return []
-            if phase == "push" and p.gesture == TAP:
+            if buttons is Buttons.PUSH and p.gesture == TAP:
                 return [Submit(PushedToDealer(seat=p.seat, source=p.source, at=p.wall), p.seat)]
             if p.gesture == HOLD:
                 self.pending.pop(p.seat, None)
@@ -201,14 +201,14 @@ class ButtonLanguage:
         return Submit(BidMade(seat=seat, amount=amount, source=source, at=wall), seat)
 
 
-def next_raise(game: Any, seat: int, pending: int | None) -> int:
+def next_raise(game: GameView, seat: int, pending: int | None) -> int:
     """The next bid for `seat`: the lowest legal one, or one step above its pending bid."""
     rules, high = game.rules, game.high_bid
     lowest = rules.next_bid(high)
     if pending is None:
-        must_bid = getattr(game, "must_bid", None)
-        forced = must_bid(seat) if callable(must_bid) else None
-        if isinstance(forced, int) and forced < lowest:
+        expected = game.expected()
+        forced = expected.forced_bid if expected.turn == seat else None
+        if forced is not None and forced < lowest:
             return forced  # a forced dealer may take it one under the minimum (004)
         return int(lowest)
     if pending < lowest:
@@ -222,7 +222,7 @@ def _next_suit(suit: Suit | None) -> Suit:
     return ALL_SUITS[(ALL_SUITS.index(suit) + 1) % len(ALL_SUITS)]
 
 
-def taps_to_bid(game: Any, seat: int, amount: int, limit: int = 60) -> int | None:
+def taps_to_bid(game: GameView, seat: int, amount: int, limit: int = 60) -> int | None:
     """How many BID taps take `seat` from nothing to `amount` (None: not on the way)."""
     pending: int | None = None
     for taps in range(1, limit + 1):

@@ -64,7 +64,6 @@ class ControlPanel:
         self.language = ButtonLanguage(timing.raise_window_ms / 1000)
         self.refusals: list[str] = []    # the last reasons the buzzer sounded for
         self._outputs: list[Lights] = []
-        self._pending_listeners: list[Callable[[list[Pending]], object]] = []
         self._trackers: dict[tuple[str, int | None, str], ButtonTracker] = {}
         self._lock = threading.RLock()
         self._wake = threading.Condition(self._lock)
@@ -81,11 +80,6 @@ class ControlPanel:
             self._outputs.append(lights)
             self._shown = None
         self.refresh()
-
-    def on_pending(self, listener: Callable[[list[Pending]], object]) -> None:
-        """Tell `listener` the choices being made (for the page: "East is bidding 350")."""
-        with self._lock:
-            self._pending_listeners.append(listener)
 
     def start(self, timer: bool = True) -> ControlPanel:
         """Follow the session; with `timer`, a thread keeps time for holds and raise windows."""
@@ -169,17 +163,12 @@ class ControlPanel:
         """Show the game's state on every output (only what changed is sent)."""
         game = self.session.game
         with self._lock:  # shown under the lock, so a later state is never overtaken
-            changed = self.language.forget_stale(game)
+            self.language.forget_stale(game)
             shown = lights_for(game, self.language.pending)
             moved = shown != self._shown
             self._shown = shown
             for out in self._outputs if moved else []:
                 out.show(*shown)
-            listeners = list(self._pending_listeners)
-            pending = list(self.language.pending.values())
-        if moved or changed:
-            for listener in listeners:
-                listener(pending)
 
     def buzz(self, reason: str, pattern: tuple[int, int, int] = REFUSED_BUZZ) -> None:
         with self._lock:

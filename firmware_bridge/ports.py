@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from table.alerts import Alert
 from table.rules import Event, Rules, Suit
+from table.rules.expected import Expected
 
 
 class GameView(Protocol):
@@ -21,8 +22,6 @@ class GameView(Protocol):
     @property
     def rules(self) -> Rules: ...
     @property
-    def phase(self) -> Any: ...  # a str enum ("auction", "trump", ...) or a plain str
-    @property
     def turn(self) -> int | None: ...
     @property
     def high_bid(self) -> int | None: ...
@@ -30,6 +29,7 @@ class GameView(Protocol):
     def declarer(self) -> int | None: ...
     @property
     def trump(self) -> Suit | None: ...
+    def expected(self) -> Expected: ...
 
 
 class OutcomeView(Protocol):
@@ -61,9 +61,3 @@ class Lights(Protocol):
         """Bit masks: bits 0-3 the seats' turn lights, bits 4-7 the suit lights (S H C D)."""
 
     def buzz(self, on_ms: int, off_ms: int, times: int) -> None: ...
-
-
-def phase_name(game: Any) -> str:
-    """The phase as plain text, whether the game keeps an enum or a string."""
-    phase = getattr(game, "phase", "")
-    return str(getattr(phase, "value", phase))

@@ -4,6 +4,8 @@ Each package adds its own subcommands through a `commands.register(subparsers)` 
 (table.commands, vision.commands, firmware_bridge.commands, web_ui.commands), which must keep
 heavy imports (cv2, flask, gpiozero) inside the command handlers so that `--help` stays fast.
 A handler returns the process exit code; a `CommandError` prints its message and exits 2.
+What the subcommands share (`CommandError`, `--db`, `--option`) is in table.cli_common, a leaf
+module: the packages below the command line never import this one.
 """
 
 from __future__ import annotations
@@ -12,32 +14,11 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
-from pathlib import Path
+
+from table.cli_common import CommandError
 
 COMMAND_MODULES = ("table.commands", "vision.commands", "firmware_bridge.commands",
                    "web_ui.commands")
-
-
-class CommandError(Exception):
-    """A mistake on the command line or in its files that the user can fix."""
-
-
-def db_argument(parser: argparse._ActionsContainer) -> None:
-    """The `--db` option every command that reads or writes the journal takes."""
-    parser.add_argument("--db", metavar="PATH", type=Path,
-                        help="the journal file (default: $PINOCHLE_DB or "
-                             "~/.local/share/pinochle-table/table.sqlite3)")
-
-
-def option_pairs(texts: Sequence[str]) -> dict[str, str]:
-    """`--option FIELD=VALUE` arguments as a dict (checked against the rules later)."""
-    options: dict[str, str] = {}
-    for text in texts:
-        name, sep, value = text.partition("=")
-        if not sep or not name.strip():
-            raise CommandError(f"an option is written FIELD=VALUE, like min_bid=300, not {text!r}")
-        options[name.strip()] = value.strip()
-    return options
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -14,8 +14,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import IO, Any
 
-from table.cli import CommandError, db_argument, option_pairs
-from table.export import game_json, score_sheet
+from table.cli_common import CommandError, db_argument, option_pairs
+from table.export import game_json, journal_records, records_csv, score_sheet
 from table.journal import AlertRecord, GameRecord, Journal, JournalError, default_path
 from table.json_limits import MAX_DEPTH, too_deep
 from table.rules import (
@@ -79,10 +79,11 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     repair.set_defaults(handler=_repair)
 
     export = sub.add_parser(
-        "export", help="export a game as JSON or a CSV score sheet",
+        "export", help="export a game as JSON or a CSV score sheet, or the players' records",
         description="Write a game out: everything as JSON, or the score sheet as CSV.")
     export.add_argument("--game", type=int, metavar="N", help="the game (default: the last one)")
-    export.add_argument("--format", choices=("json", "csv"), default="json")
+    export.add_argument("--format", choices=("json", "csv", "records"), default="json",
+                        help="records: every player's record across the journal's games (CSV)")
     export.add_argument("--output", "-o", metavar="FILE", help="write here (default: stdout)")
     db_argument(export)
     export.set_defaults(handler=_export)
@@ -192,11 +193,12 @@ def _export(args: argparse.Namespace) -> int:
         raise CommandError(f"{default_path()} has no game yet; start one with "
                            "`pinochle-table new` or `pinochle-table run`")
     with _open(args.db) as journal:
-        game_id = args.game if args.game is not None else _last_id(journal)
-        if args.format == "json":
-            text = json.dumps(game_json(journal, game_id), indent=2, ensure_ascii=False) + "\n"
+        if args.format == "records":
+            text = records_csv(journal_records(journal))
         else:
-            text = score_sheet(journal, game_id)
+            game_id = args.game if args.game is not None else _last_id(journal)
+            text = (json.dumps(game_json(journal, game_id), indent=2, ensure_ascii=False) + "\n"
+                    if args.format == "json" else score_sheet(journal, game_id))
     if args.output:
         try:
             Path(args.output).write_text(text, encoding="utf-8")

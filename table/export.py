@@ -1,14 +1,18 @@
-"""A game out of the journal: everything as JSON, and a score sheet players can read (CSV)."""
+"""A game out of the journal: everything as JSON, and a score sheet players can read (CSV);
+and each player's record across the games of a journal (the same name is the same person)."""
 
 from __future__ import annotations
 
 import csv
 import datetime as dt
 import io
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from table.journal import GameRecord, Journal
 from table.rules import Game, HandResult, Scoring
+from table.rules.seats import side_of
 from table.session import replay_journal
 
 FORMAT = "pinochle-table game"
@@ -132,3 +136,72 @@ def _hand_json(hand: HandResult, names: tuple[str, ...]) -> dict[str, Any]:
 def _when(seconds: float) -> str:
     """A journal time as ISO 8601 in UTC."""
     return dt.datetime.fromtimestamp(seconds, dt.UTC).isoformat(timespec="milliseconds")
+
+
+@dataclass
+class PlayerRecord:
+    """One player across games: a player is a name, the same name being the same person."""
+
+    name: str
+    games: int = 0
+    won: int = 0
+    hands: int = 0          # hands dealt in and bid on (thrown-in hands left out)
+    bids: int = 0           # bids taken
+    made: int = 0
+    sets: int = 0           # bids set or conceded
+    meld_total: int = 0
+    biggest_meld: int = 0
+
+    @property
+    def average_meld(self) -> float:
+        return self.meld_total / self.hands if self.hands else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "games": self.games, "won": self.won, "hands": self.hands,
+                "bids": self.bids, "made": self.made, "sets": self.sets,
+                "average_meld": round(self.average_meld, 1), "biggest_meld": self.biggest_meld}
+
+
+def player_records(games: Iterable[tuple[GameRecord, Game]]) -> list[PlayerRecord]:
+    """Each name's record over `games` (each a journal record and its game as replayed),
+    most games won first. A game counts as won by every seat of the winning side."""
+    out: dict[str, PlayerRecord] = {}
+    for record, game in games:
+        rules = game.rules
+        for seat, name in enumerate(record.names):
+            rec = out.setdefault(name, PlayerRecord(name))
+            rec.games += 1
+            if game.winner is not None and side_of(rules, seat) == side_of(rules, game.winner):
+                rec.won += 1
+            for hand in hands_played(game):
+                if hand.declarer is None or seat >= len(hand.meld):
+                    continue
+                rec.hands += 1
+                rec.meld_total += hand.meld[seat]
+                rec.biggest_meld = max(rec.biggest_meld, hand.meld[seat])
+                if hand.declarer == seat:
+                    rec.bids += 1
+                    rec.made += 1 if hand.made else 0
+                    rec.sets += 0 if hand.made else 1
+    return sorted(out.values(), key=lambda r: (-r.won, -r.games, r.name))
+
+
+RECORD_HEADER = ["player", "games", "won", "hands", "bids taken", "made", "set",
+                 "average meld", "biggest meld"]
+
+
+def records_csv(records: Iterable[PlayerRecord]) -> str:
+    """The players' records as CSV, one row each."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(RECORD_HEADER)
+    for r in records:
+        writer.writerow([r.name, r.games, r.won, r.hands, r.bids, r.made, r.sets,
+                         f"{r.average_meld:.1f}", r.biggest_meld])
+    return out.getvalue()
+
+
+def journal_records(journal: Journal) -> list[PlayerRecord]:
+    """The records of every game in `journal` (each game replayed)."""
+    return player_records((record, replay_journal(journal, record))
+                          for record in journal.games())

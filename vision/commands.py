@@ -7,7 +7,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from table.cli import CommandError
+from table.cli_common import CommandError
 from table.settings import config_dir  # the settings folder: table.toml, calibration, deck
 
 CAMERA_SETTINGS = "camera.json"   # beside the calibration: what calibrate fixed on the camera

@@ -1,6 +1,7 @@
-"""Deck profiles: the corner indices a deck is read by. The built-in profile holds the faces of
-the kdegames decks with ordinary indices (vision/data/index_atlas.png); `pinochle-table enroll`
-makes one for an unusual deck from each of its 24 faces shown once.
+"""Deck profiles: stored corner indices of decks, the second word when the corner reader
+(corners.py) is unsure. The built-in profile holds the faces of the kdegames decks with ordinary
+indices (vision/data/index_atlas.png); `pinochle-table enroll` makes one for an unusual deck
+from each of its 24 faces shown once.
 
 A profile is saved as one PNG: its stored corner patches in a column, with the card of each
 in a text chunk, so it can be looked at as well as loaded.

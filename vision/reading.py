@@ -1,12 +1,17 @@
 """Reading one straightened card: `identify(card_image, deck=None) -> Reading`.
 
-Two stages. A fast matcher (matcher.py) shortlists the likeliest cards from both index
-corners; then each shortlisted card's stored corners are slid over the card's corners
-(templates.py), and the best correlation, averaged over the two corners, decides. The
-confidence combines the lead over the runner-up with how well the best matches at all; below
-ABSTAIN the reading names no card. Between two cards whose corners differ only in a small pip
-of one colour (a club's and a spade's), or when still unsure, the middles of the faces have
-the last word where the profile holds them (the built-in one does).
+The corner reader (corners.py), a small network trained on many deck designs, reads both index
+corners; when it is sure (its calibrated threshold) its card is the reading. When it is not, a
+deck profile's stored corners have the second word (those of the built-in kdegames decks); an
+enrolled or learned deck, when one is given, is asked every time and its sure reading wins.
+The profile's reading:
+a fast matcher (matcher.py) shortlists the likeliest cards from both index corners; then each
+shortlisted card's stored corners are slid over the card's corners (templates.py), and the best
+correlation, averaged over the two corners, decides. That confidence combines the lead over the
+runner-up with how well the best matches at all; below ABSTAIN the reading names no card.
+Between two cards whose corners differ only in a small pip of one colour (a club's and a
+spade's), or when still unsure, the middles of the faces have the last word where the profile
+holds them.
 """
 
 from __future__ import annotations
@@ -18,11 +23,12 @@ import numpy as np
 
 from table.rules import Card
 
+from .corners import corner_reader
 from .index import STORE_H, STORE_W, corner_windows, to_portrait
 from .profile import DeckProfile, builtin_profile
 from .templates import WINDOW_H, WINDOW_W, Middles, Seen, Templates
 
-ABSTAIN = 0.5          # confidence below which a reading names no card
+ABSTAIN = 0.5          # confidence below which a deck profile's reading names no card
 SHORTLIST = 4          # cards the fast matcher passes on to template matching
 INDEX_INK = 24.0       # grey levels between a corner's paper and its darkest ink, at least
 # Tuned on simulated frames (bench/bench_vision.py, other seeds than the figures in README).
@@ -58,8 +64,28 @@ class Reading:
 
 
 def read_card(card: np.ndarray, deck: DeckProfile | None = None) -> Reading:
-    """Read a READ_SIZE portrait card (see index.to_portrait)."""
-    profile = deck or builtin_profile()
+    """Read a READ_SIZE portrait card (see index.to_portrait): the corner reader, then, if it
+    is unsure, the stored corners of the deck (or of the built-in decks)."""
+    reader = corner_reader()
+    seen = reader.read(card)
+    candidates = tuple((Card.from_index(i), round(p, 4)) for i, p in seen.ranked_cards(2))
+    confidence = round(seen.confidence, 4)
+    sure = seen.names_card and seen.confidence >= reader.abstain_below
+    if sure and deck is None:
+        return Reading(candidates[0][0], confidence, candidates)
+    # An enrolled or learned deck is the very deck on the table: its own corners are asked
+    # every time, and a sure reading of theirs wins (an odd or smudged index the network has
+    # never seen may look to it like another card's).
+    by_deck = read_with_profile(card, deck or builtin_profile())
+    if by_deck.card is not None:
+        return by_deck
+    if sure:
+        return Reading(candidates[0][0], confidence, candidates)
+    return Reading(None, confidence, candidates)
+
+
+def read_with_profile(card: np.ndarray, profile: DeckProfile) -> Reading:
+    """Read a READ_SIZE portrait card by a deck profile's stored corners alone."""
     matcher = profile.refs()
     dist = matcher.distances(corner_windows(card)).mean(axis=0)   # per card, LDA space
     ranked = [int(matcher.cards[i]) for i in np.argsort(dist)]
@@ -147,7 +173,8 @@ def _judge(templates: Templates, seen: Seen, shortlist: list[int]) -> tuple[Read
 
 def identify(card_image: np.ndarray, deck: DeckProfile | None = None) -> Reading:
     """Read a BGR image of one card, cropped to its outline and straightened, in any of the
-    four right-angle orientations; `deck` is an enrolled profile (default: ordinary indices)."""
+    four right-angle orientations; `deck` is an enrolled or learned profile, the second word
+    when the corner reader is unsure (default: the built-in kdegames decks)."""
     return read_card(to_portrait(card_image), deck)
 
 

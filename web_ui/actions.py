@@ -25,6 +25,7 @@ from table.rules import (
     Corrected,
     Event,
     EventFormatError,
+    HandAgreed,
     HandDealt,
     KittyShown,
     MeldShown,
@@ -44,11 +45,10 @@ from table.rules import (
     preset,
     with_options,
 )
-from table.rules.game import Game, Phase
+from table.rules.domains import DOMAINS, OneOf, Range
+from table.rules.game import Game
 
-from .entry import next_pass
 from .guard import whole_number
-from .state import next_dealer
 
 SOURCE = "web"
 NAME_LONGEST = 24
@@ -173,7 +173,7 @@ def claim(body: Mapping[str, Any], game: Game) -> Event:
 
 
 def deal(body: Mapping[str, Any], game: Game) -> Event:
-    dealer = body.get("dealer", next_dealer(game))
+    dealer = body.get("dealer", game.next_dealer)
     if dealer is None:
         raise ActionError(409, "the hand in progress is not finished, so no new deal")
     return HandDealt(dealer=_seat({"seat": dealer}, game, None, "deal"), source=SOURCE)
@@ -211,12 +211,12 @@ def bury(body: Mapping[str, Any], game: Game) -> Event:
 def pass_cards(body: Mapping[str, Any], game: Game) -> Event:
     """Cards passed between partners (face down unless `cards` is given); from and to default
     to the pass that is due."""
-    due = next_pass(game)
+    due = game.expected().passing
     if due is None and "seat" not in body:
         raise ActionError(409, "no pass of cards is due now (partners pass after trump is "
                                "named, in variants that pass)")
-    seat = _seat(body, game, due[0] if due else None, "pass of cards")
-    to = body.get("to_seat", due[1] if due and seat == due[0] else None)
+    seat = _seat(body, game, due.seat if due else None, "pass of cards")
+    to = body.get("to_seat", due.to_seat if due and seat == due.seat else None)
     if to is None:
         raise ActionError(400, "say who receives the cards: 'to_seat'")
     return CardsPassed(seat=seat, to_seat=_seat({"seat": to}, game, None, "pass of cards"),
@@ -229,10 +229,16 @@ def gather(body: Mapping[str, Any], game: Game) -> Event:
 
 def push(body: Mapping[str, Any], game: Game) -> Event:
     """Brooklyn: the 300 bidder pushes the bid to the dealer."""
-    bidder = game.turn if game.phase is Phase.PUSH else game.declarer
+    due = game.expected().push
+    bidder = due.seat if due is not None else game.declarer
     if bidder is None and "seat" not in body:
         raise ActionError(409, "there is no bid to push: the auction is not over")
     return PushedToDealer(seat=_seat(body, game, bidder, "push"), source=SOURCE)
+
+
+def agree(body: Mapping[str, Any], game: Game) -> Event:
+    """A player of the side that did not take the bid agrees with the hand's result."""
+    return HandAgreed(seat=_seat(body, game, None, "agreement"), source=SOURCE)
 
 
 def undo(body: Mapping[str, Any], game: Game) -> Event:
@@ -302,6 +308,26 @@ def confirm_card(card_text: Any, candidates: Sequence[str], seat: int | None,
         raise ActionError(409, "the camera did not say whose card this is; correct the move "
                                "in the list instead")
     return CardPlayed(seat=seat, card=card, source=SOURCE)
+
+
+# The options the new-game form offers as fields (others go in its "more options" line).
+FORM_OPTIONS = {"target": "Game to", "min_bid": "Lowest bid", "bid_step": "Bids go up by",
+                "deals": "Deals (0: to the target)", "agree_hands": "Others agree (1: yes)"}
+
+
+def option_fields(rules: Rules) -> list[dict[str, Any]]:
+    """The form's fields for `rules`: each option's name, label, the preset's value and the
+    values its domain allows (table/rules/domains.py, which the server checks again)."""
+    out: list[dict[str, Any]] = []
+    for name, label in FORM_OPTIONS.items():
+        domain = DOMAINS.get(name)
+        field: dict[str, Any] = {"name": name, "label": label, "value": getattr(rules, name)}
+        if isinstance(domain, Range):
+            field.update(min=domain.low, max=domain.high)
+        elif isinstance(domain, OneOf):
+            field.update(min=min(domain.values), max=max(domain.values))
+        out.append(field)
+    return out
 
 
 def new_game(body: Mapping[str, Any], previous: Game | None = None

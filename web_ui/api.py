@@ -18,7 +18,8 @@ from table.session import Session, SessionError
 
 from . import actions
 from .actions import ActionError
-from .app import web_table
+from .camera import ConfirmsCards
+from .context import web_table
 from .guard import BadInput, json_body, whole_number
 from .pin import HEADER
 from .words import describe
@@ -159,7 +160,8 @@ def presets() -> Response:
     for name in PRESET_NAMES:
         rules = preset(name)
         out.append({"name": name, "description": rules.description, "seats": rules.table_seats,
-                    "target": rules.target, "min_bid": rules.min_bid})
+                    "target": rules.target, "min_bid": rules.min_bid,
+                    "fields": actions.option_fields(rules)})
     return jsonify({"presets": out, "options": option_names()})
 
 
@@ -201,12 +203,12 @@ _SIMPLE: dict[str, Callable[[dict[str, Any], Game], Event]] = {
     # what the camera would see, entered by hand
     "play": actions.play, "kitty": actions.kitty, "meld": actions.meld, "bury": actions.bury,
     "pass-cards": actions.pass_cards, "gather": actions.gather, "push": actions.push,
-    "draw": actions.draw, "claim": actions.claim,
+    "draw": actions.draw, "claim": actions.claim, "agree": actions.agree,
 }
 
 
 @bp.post("/<any(bid, pass, trump, concede, deal, undo, play, kitty, meld, bury, 'pass-cards', "
-         "gather, push, draw, claim):action>")
+         "gather, push, draw, claim, agree):action>")
 @needs_pin
 def simple_action(action: str) -> Reply:
     return _submit(_SIMPLE[action](_body(), _game()))
@@ -274,8 +276,8 @@ def _confirm_on_mat(alert_id: int, card: Card, seat: int | None, area: str) -> R
 def _tell_camera(card: Card, seat: int | None, area: str) -> bool:
     """Hand a card settled on the page to the camera, where it can take one (see
     table.live.camera.CameraFeed.confirm)."""
-    settle = getattr(web_table().camera, "confirm", None)
-    return bool(settle is not None and settle(card, seat, area))
+    camera = web_table().camera
+    return isinstance(camera, ConfirmsCards) and camera.confirm(card, seat, area)
 
 
 @bp.post("/alerts/<int:alert_id>/dismiss")

@@ -17,107 +17,29 @@ Config keys (all optional except that changes need a PIN):
 
 from __future__ import annotations
 
-import threading
-import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask, current_app
+from flask import Flask
 from werkzeug.exceptions import HTTPException
 
-from table.alerts import Alert
 from table.journal import Journal
-from table.rules import Rules
 from table.session import Session
 
+from . import api, games, pages, stream
 from .camera import CameraView
-from .guard import HistoryCache, install_guards
+from .context import EXTENSION, StartGame, WebTable, web_table
+from .guard import install_guards
 from .live import LiveTable
-from .pin import PinGuard, WrongPin
+from .pin import PinGuard
 
-StartGame = Callable[[Rules, Sequence[str], int], Session]
+__all__ = ["create_app", "web_table"]
 
 DEFAULTS: dict[str, Any] = {"HEARTBEAT_S": 15.0, "MAX_STREAMS": 40, "STREAMS_PER_CLIENT": 4,
                             "CAMERA_FPS": 5.0, "SUBMIT_TIMEOUT_S": 10.0,
                             "MAX_CONTENT_LENGTH": 64 * 1024, "HISTORY_PAGE": 200,
                             "ALLOWED_HOSTS": ()}
 
-
-@dataclass
-class WebTable:
-    """What the views share, kept on the app (never in a module global)."""
-
-    live: LiveTable
-    guard: PinGuard
-    camera: CameraView | None
-    journal: Journal | None
-    start_game: StartGame | None
-    max_streams: int
-    per_client: int = 4
-    history: HistoryCache = field(default_factory=HistoryCache)
-    streams: int = 0
-    by_client: dict[str, int] = field(default_factory=dict)
-    _lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def open_stream(self, client: str) -> str | None:
-        """Count one more live stream of `client` (its address); why not, when there are too
-        many in all or from that client (each holds a thread)."""
-        with self._lock:
-            if self.by_client.get(client, 0) >= self.per_client:
-                return (f"this phone already has {self.per_client} live views open; close one "
-                        "(another tab?) and reload")
-            if self.streams >= self.max_streams:
-                return "too many phones are watching live; close the page on another one and reload"
-            self.streams += 1
-            self.by_client[client] = self.by_client.get(client, 0) + 1
-            return None
-
-    def close_stream(self, client: str) -> None:
-        with self._lock:
-            self.streams -= 1
-            left = self.by_client.get(client, 0) - 1
-            if left > 0:
-                self.by_client[client] = left
-            else:
-                self.by_client.pop(client, None)
-
-    def wrong_pin(self, wrong: WrongPin) -> None:
-        """Show wrong PINs on every phone, one alert saying how many and from where (the guard
-        has logged each)."""
-        session = self.live.session
-        board = self.live.board
-        for item in board.snapshot()[0]:
-            if item["kind"] == "wrong-pin":
-                board.dismiss(item["id"])
-        board.add_alert(Alert(kind="wrong-pin", text=wrong.text(), source="web",
-                                        at=time.time(), details={"address": wrong.address}),
-                                  session.last_number if session else 0)
-        self.live.refresh()
-
-    def begin(self, rules: Rules, names: Sequence[str], dealer: int) -> Session:
-        """Start a new game and follow it."""
-        if self.start_game is not None:
-            session = self.start_game(rules, names, dealer)
-            if self.live.session is not session:
-                self.live.switch(session)
-            return session
-        if self.journal is None:
-            raise RuntimeError("no journal to start a game in")
-        old = self.live.session
-        session = Session.create(self.journal, rules, names, dealer).start()
-        self.live.switch(session)
-        if old is not None:
-            old.stop(5)
-        return session
-
-    @property
-    def can_start(self) -> bool:
-        return self.start_game is not None or self.journal is not None
-
-    def close(self) -> None:
-        """End every stream (so the server can stop); the session is left to its owner."""
-        self.live.close()
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -138,19 +60,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         start_game=start_game, max_streams=int(app.config["MAX_STREAMS"]),
         per_client=int(app.config["STREAMS_PER_CLIENT"]))
     guard.on_wrong = table.wrong_pin
-    app.extensions["pinochle"] = table
+    app.extensions[EXTENSION] = table
     install_guards(app)
 
-    from . import api, pages, stream
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(games.bp)
     app.register_blueprint(stream.bp)
     app.register_error_handler(HTTPException, api.http_error)
     return app
-
-
-def web_table(app: Flask | None = None) -> WebTable:
-    """The table of `app` (default: the app handling this request)."""
-    target = app if app is not None else current_app
-    table: WebTable = target.extensions["pinochle"]
-    return table

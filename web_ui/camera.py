@@ -3,14 +3,17 @@ calibration status.
 
 The app is handed any object with `jpeg()` (the latest picture with markers, zones and card
 readings drawn on it, JPEG bytes, or None while there is none) and `status()` (JSON-ready,
-at least {"calibrated": bool, "text": "..."}); vision's pipeline provides one.
+at least {"calibrated": bool, "text": "..."}); vision's pipeline provides one. A camera that
+also settles unsure cards the page confirms is a `ConfirmsCards`.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
+
+from table.rules import Card
 
 BOUNDARY = "pinochle-frame"
 RESEND_S = 2.0
@@ -20,6 +23,15 @@ class CameraView(Protocol):
     def jpeg(self) -> bytes | None: ...
 
     def status(self) -> dict[str, Any]: ...
+
+
+@runtime_checkable
+class ConfirmsCards(Protocol):
+    """A camera that takes a card a person settled on the page (an unsure reading of a meld or
+    kitty card) and counts it where it lies: `area` is "meld", "kitty" or "play". False when it
+    no longer waits for that card."""
+
+    def confirm(self, card: Card, seat: int | None, area: str) -> bool: ...
 
 
 def mjpeg(camera: CameraView, fps: float, stopped: Callable[[], bool],

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from table.cli import CommandError
+from table.cli_common import CommandError
 
 
 def register(sub: Any) -> None:  # sub: argparse._SubParsersAction

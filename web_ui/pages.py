@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+from flask import Blueprint, Response, jsonify, render_template, url_for
 
-from .app import web_table
+from .context import web_table
 
 bp = Blueprint("pages", __name__)
 
@@ -20,3 +20,16 @@ def setup() -> str:
     table = web_table()
     status = table.camera.status() if table.camera is not None else None
     return render_template("setup.html", status=status)
+
+
+@bp.get("/manifest.webmanifest")
+def manifest() -> Response:
+    """So that a phone can keep the table on its home screen."""
+    reply = jsonify({
+        "name": "Pinochle table", "short_name": "Pinochle", "start_url": "./",
+        "scope": "./", "display": "standalone", "background_color": "#0c1510",
+        "theme_color": "#0c1510",
+        "icons": [{"src": url_for("static", filename="icon.svg"), "sizes": "any",
+                   "type": "image/svg+xml"}]})
+    reply.mimetype = "application/manifest+json"
+    return reply

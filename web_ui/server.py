@@ -32,7 +32,7 @@ from waitress.channel import HTTPChannel  # type: ignore[import-untyped]
 from waitress.server import TcpWSGIServer  # type: ignore[import-untyped]
 from waitress.task import ThreadedTaskDispatcher  # type: ignore[import-untyped]
 
-from .app import web_table
+from .context import web_table
 
 log = logging.getLogger(__name__)
 

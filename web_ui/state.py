@@ -6,24 +6,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from table.rules import CardPlayed, Event, HandDealt, in_effect
-from table.rules.game import Game, Phase
+from table.export import hands_played
+from table.rules import CardPlayed, Event, Game, HandDealt, Scoring, in_effect
 
 from .board import AlertBoard
 from .entry import camera_state, card_entry
-from .words import describe
+from .words import bid_words, describe
 
 MOVES_SHOWN = 30
-
-
-def next_dealer(game: Game) -> int | None:
-    """Who deals next, when the table waits for a deal."""
-    if game.phase is Phase.DEAL:
-        return game.dealer
-    if game.phase is Phase.HAND_OVER:
-        redeal = game.result is not None and game.result.redeal
-        return game.dealer if redeal else (game.dealer + 1) % game.rules.table_seats
-    return None
 
 
 def _move(number: int, event: Event, names: Sequence[str]) -> dict[str, Any]:
@@ -59,6 +49,33 @@ def play_numbers(game: Game, moves: Sequence[tuple[int, Event]]) -> dict[str, li
     return {"trick": trick, "last_trick": last}
 
 
+def road(game: Game) -> dict[str, Any]:
+    """The road to the target: each side's running total after each hand (the stakes ledger
+    in stakes and pot games), the target, and what each side still needs to reach it."""
+    r = game.rules
+    money = r.scoring in (Scoring.STAKES, Scoring.POT)
+    seats = range(r.table_seats)
+    sides = [[s for s in seats if s % 2 == k] for k in (0, 1)] if r.partnerships \
+        else [[s] for s in seats]
+    totals = game.ledger if money else game.scores
+    hands = hands_played(game)
+    out = []
+    for side in sides:
+        head = side[0]
+        changes = [(h.ledger_change if money else h.score_change)[head] for h in hands]
+        running = totals[head] - sum(changes)
+        series = [running]
+        for change in changes:
+            running += change
+            series.append(running)
+        out.append({"seats": side, "series": series,
+                    "needs": None if money or not game.target
+                    else max(0, game.target - totals[head])})
+    return {"target": None if money or not game.target else game.target,
+            "unit": "stakes" if money else "score", "sides": out,
+            "hands": [h.hand_number for h in hands]}
+
+
 def page_state(game: Game | None, accepted: Sequence[tuple[int, Event]], number: int,
                game_id: int | None, board: AlertBoard, table: dict[str, Any],
                camera: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -70,14 +87,17 @@ def page_state(game: Game | None, accepted: Sequence[tuple[int, Event]], number:
                            "alerts": alerts, "news": news, "game": None, "moves": [],
                            "plays": {"trick": [], "last_trick": []}, "next_dealer": None,
                            "kitty_size": 0, "entry": None, "undo_target": None,
+                           "bid": None, "road": None,
                            "camera": camera_state(bool(table.get("camera")), camera, alerts)}
     if game is None:
         return out
     moves = hand_moves(accepted)
-    out["game"] = game.view()
+    out["game"] = view = game.view()
+    out["bid"] = bid_words(view)
+    out["road"] = road(game)
     out["moves"] = [_move(n, e, game.names) for n, e in moves[-MOVES_SHOWN:]][::-1]
     out["plays"] = play_numbers(game, moves)
-    out["next_dealer"] = next_dealer(game)
+    out["next_dealer"] = game.next_dealer
     out["kitty_size"] = game.rules.kitty_size
     out["entry"] = card_entry(game)
     out["undo_target"] = moves[-1][0] if moves else None  # what Undo takes back (its number)

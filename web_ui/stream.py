@@ -17,8 +17,8 @@ from collections.abc import Callable, Iterator
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from .app import WebTable, web_table
 from .camera import BOUNDARY, mjpeg
+from .context import WebTable, web_table
 
 bp = Blueprint("stream", __name__)
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from table.rules import (
     BidMade,
@@ -14,6 +15,7 @@ from table.rules import (
     Conceded,
     Corrected,
     Event,
+    HandAgreed,
     HandDealt,
     KittyShown,
     MeldShown,
@@ -78,8 +80,65 @@ def describe(event: Event, names: Sequence[str]) -> str:
             return f"{who(seat)} played {card_text(card)}"
         case TrickGathered():
             return "trick gathered"
+        case HandAgreed(seat=seat):
+            return f"{who(seat)} agreed with the hand's result"
         case Corrected(target=target, replacement=replacement):
             return f"#{target} corrected: {describe(replacement, names)}"
         case Undone(target=target):
             return "undo" if target is None else f"undo #{target}"
     return event.describe()
+
+
+# what a side must take for its meld to count (the rule option meld_saving)
+SAVES_WITH = {"counter": "a counter", "point": "a point", "trick": "a trick",
+              "counter-or-last": "a counter or the last trick"}
+
+
+def together(names: Sequence[str]) -> str:
+    """"Ann", "Ann and Bob", "Ann, Bob and Cy"."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def bid_words(view: Mapping[str, Any]) -> dict[str, str] | None:
+    """The bid as it stands, in a card player's words, from the game's view (its `standing`):
+    what the declaring side still needs, and what the others need to set it. Partnerships
+    speak of the side, stakes games of what the bid is worth."""
+    b = view.get("standing")
+    if not b:
+        return None
+    names = view["names"]
+    side = [names[s] for s in sorted(b["side"])]
+    others = [names[s] for s in sorted(b["others"])]
+    pair = view["partnerships"]
+    who = " & ".join(side) if pair else names[b["declarer"]]
+    them = " & ".join(others) if pair else together(others)
+    plural = pair or len(side) > 1
+    bid = b["bid"]
+    parts = [f"meld {b['meld']}", f"{b['taken']} taken"]
+    if b["buried"]:
+        parts.append(f"{b['buried']} buried")
+    so_far = " + ".join(parts)
+    take = SAVES_WITH.get(b["meld_saving"], "what saves it")
+    unsaved = not b["meld_saved"] and b["meld"] > 0
+    if unsaved:
+        so_far += f"; the meld counts once {who} {'take' if plural else 'takes'} {take}"
+    if b["made"]:
+        mine = f"{who} {'have' if plural else 'has'} made {bid} ({so_far})"
+        theirs = f"{them} can no longer set it"
+    elif b["to_set"] == 0:
+        mine = f"{who} can no longer make {bid} ({so_far})"
+        theirs = f"{them} {'have' if len(others) > 1 else 'has'} set it"
+    elif b["needs"] == 0:  # enough, once the meld is saved
+        mine = f"{who} {'make' if plural else 'makes'} {bid} on taking {take} ({so_far})"
+        theirs = (f"{them} {'need' if len(others) > 1 else 'needs'} {b['to_set']} of the "
+                  f"{b['still_out']} still out to set it")
+    else:
+        more = " from the play and the bury" if b["buried"] is None else ""
+        mine = (f"{who} {'need' if plural else 'needs'} {b['needs']} more to make {bid}{more}"
+                f" ({so_far})")
+        theirs = (f"{them} {'need' if len(others) > 1 else 'needs'} {b['to_set']} of the "
+                  f"{b['still_out']} still out to set it")
+    if b["win_each"]:
+        mine += (f"; made, each pays {who} {b['win_each']}; set, {who} pays each "
+                 f"{b['set_each']}")
+    return {"declarer": mine, "others": theirs}

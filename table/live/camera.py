@@ -35,7 +35,6 @@ from table.rules import (
     HandDealt,
     KittyShown,
     MeldShown,
-    Phase,
     TrickGathered,
 )
 from table.rules.history import in_effect
@@ -50,15 +49,6 @@ SOURCE = "camera"
 CLEAR_FRAMES = 4        # frames of an empty mat before a waiting deal counts as dealt
 CALIBRATE_EVERY_S = 1.0  # how often an uncalibrated camera looks for the markers again
 VIEW_WIDTH = 960        # the setup picture's width
-
-
-def next_dealer(game: Game) -> int | None:
-    """Who deals next, when the game waits for a deal."""
-    if game.phase is Phase.DEAL:
-        return game.dealer
-    if game.phase is Phase.HAND_OVER and game.result is not None:
-        return game.dealer if game.result.redeal else (game.dealer + 1) % game.rules.table_seats
-    return None
 
 
 class CameraFeed:
@@ -270,7 +260,7 @@ class CameraFeed:
         seen = any(getattr(t, "missing", 1) == 0 for t in self.tracker.tracks)
         self._clear = 0 if seen else self._clear + 1
         game = session.game
-        dealer = next_dealer(game)
+        dealer = game.next_dealer
         if dealer is None or game.trick_full or self._clear < CLEAR_FRAMES \
                 or self._dealt_after == session.last_number or not self.may_deal(game):
             return

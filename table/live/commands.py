@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from table.cli import CommandError, db_argument, option_pairs
+from table.cli_common import CommandError, db_argument, option_pairs
 from table.settings import TableSettings
 
 

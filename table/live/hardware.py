@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from table.cli import CommandError
+from table.cli_common import CommandError
 
 MODEL_FILE = Path("/proc/device-tree/model")
 

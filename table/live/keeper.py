@@ -12,38 +12,20 @@ Only for hidden hands (a real table); a game that knows the hands is told the ca
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from dataclasses import replace
 
-from table.rules import Buried, CardsPassed, Event, Game, Phase
-from table.rules.seats import partner_of
+from table.rules import Game
+from table.session import Notice, Outcome, Session
 
 SOURCE = "table"
-
-
-def unseen_move(game: Game) -> Event | None:
-    """The face-down move the game waits for now, if any."""
-    if game.known or game.trump is None or game.declarer is None:
-        return None
-    rules, declarer = game.rules, game.declarer
-    if rules.bury and not rules.meld_before_bury and game.phase is Phase.BURY \
-            and not game.bury_done:
-        return Buried(seat=declarer, cards=None, source=SOURCE)
-    if rules.pass_cards and game.phase in (Phase.PASSING, Phase.MELD) and len(game.passes) < 2:
-        partner = partner_of(rules, declarer)
-        if partner is None:
-            return None
-        if not game.passes:
-            return CardsPassed(seat=partner, to_seat=declarer, cards=None, source=SOURCE)
-        return CardsPassed(seat=declarer, to_seat=partner, cards=None, source=SOURCE)
-    return None
 
 
 class Keeper:
     """Follows a session (`post`, `subscribe`, `game`) and marks face-down moves."""
 
-    def __init__(self, session: Any) -> None:
+    def __init__(self, session: Session) -> None:
         self.session = session
-        self._unsubscribe: Callable[[], Any] | None = None
+        self._unsubscribe: Callable[[], None] | None = None
         self._asked: int | None = None  # the entry after which a move was last posted
 
     def start(self) -> Keeper:
@@ -56,15 +38,13 @@ class Keeper:
             self._unsubscribe()
             self._unsubscribe = None
 
-    def _on_notice(self, notice: object) -> None:
-        game = getattr(notice, "game", None)
-        number = getattr(notice, "number", None)
-        if isinstance(game, Game) and getattr(notice, "accepted", False) and number is not None:
-            self._mark(game, number)
+    def _on_notice(self, notice: Notice) -> None:
+        if isinstance(notice, Outcome) and notice.accepted and notice.number is not None:
+            self._mark(notice.game, notice.number)
 
     def _mark(self, game: Game, number: int) -> None:
-        move = unseen_move(game)
+        move = game.expected().face_down
         # one mark per accepted entry: a refused mark must not be posted again and again
         if move is not None and self._asked != number:
             self._asked = number
-            self.session.post(move)
+            self.session.post(replace(move, source=SOURCE))

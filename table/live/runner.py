@@ -16,15 +16,28 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from types import FrameType
+from typing import TYPE_CHECKING, TextIO
 
-from table.cli import CommandError
+from table.cli_common import CommandError
 from table.journal import Journal, JournalError, default_path
 from table.rules import Game, OptionError, Rules, UnknownPresetError, preset, with_options
 from table.session import Session, SessionError
 
 from .hardware import Hardware
 from .keeper import Keeper
+
+if TYPE_CHECKING:  # the parts are imported when started, so that `--help` stays quick
+    from flask import Flask
+
+    from firmware_bridge.config import Wiring
+    from firmware_bridge.controls import Controls
+    from firmware_bridge.simboard import SimulatedBoard
+    from vision.simulator import MatScene
+    from web_ui.server import TableServer
+
+    from .camera import CameraFeed
+    from .demo import SimulatedPlayers
 
 log = logging.getLogger(__name__)
 
@@ -95,16 +108,16 @@ class RunningTable:
         self.failure: str | None = None
         self.journal: Journal | None = None
         self.session: Session | None = None
-        self.controls: Any = None
+        self.controls: Controls | None = None
         self.keeper: Keeper | None = None
-        self.board: Any = None          # the simulated serial board
-        self.wiring: Any = None         # firmware_bridge.config.Wiring
-        self.factory: Any = None        # the gpiozero pin factory
-        self.feed: Any = None           # table.live.camera.CameraFeed
-        self.scene: Any = None          # vision.simulator.MatScene
-        self.server: Any = None
-        self.app: Any = None
-        self.players: Any = None        # table.live.demo.SimulatedPlayers
+        self.board: SimulatedBoard | None = None
+        self.wiring: Wiring | None = None
+        self.factory: object = None     # the gpiozero pin factory (None: gpiozero's choice)
+        self.feed: CameraFeed | None = None
+        self.scene: MatScene | None = None
+        self.server: TableServer | None = None
+        self.app: Flask | None = None
+        self.players: SimulatedPlayers | None = None
         self.pin = ""
         self.url = ""
         self._demo: threading.Thread | None = None
@@ -170,23 +183,23 @@ class RunningTable:
 
             self.board = SimulatedBoard(seats=4).start()
         if hw.serial is not None:
-            port = self.board.path if hw.serial == "sim" else hw.serial
+            port = self.board.path if hw.serial == "sim" and self.board else hw.serial
             wiring = dataclasses.replace(wiring, board=BoardPlace(port=port, usb_id=None))
         if hw.gpio is not None and self.factory is None:
             self.factory = pin_factory(hw.pin_factory)
         self.wiring = wiring
         try:
-            self.controls = open_controls(session, wiring, gpio=hw.gpio is not None,
-                                          board=hw.serial is not None, factory=self.factory)
+            controls = open_controls(session, wiring, gpio=hw.gpio is not None,
+                                     board=hw.serial is not None, factory=self.factory)
         except Exception as exc:  # gpiozero's errors: no pin factory, pins busy, no access
             if hw.gpio is None:
                 raise
             self._say(f"note: the GPIO pins cannot be used ({type(exc).__name__}: {exc}); "
                       "the serial board and the page take their place")
             self.hardware = dataclasses.replace(hw, gpio=None, pin_factory=None)
-            self.controls = open_controls(session, wiring, gpio=False,
-                                          board=hw.serial is not None)
-        if self.controls.board is not None and not self.controls.board.wait_linked(5):
+            controls = open_controls(session, wiring, gpio=False, board=hw.serial is not None)
+        self.controls = controls
+        if controls.board is not None and not controls.board.wait_linked(5):
             self._say(f"note: the serial board on {wiring.board.port} does not answer yet; "
                       "it is looked for again in the background")
         self.keeper = Keeper(session).start()
@@ -279,13 +292,15 @@ class RunningTable:
         from .demo import Fingers, Pacing, SimulatedPlayers
         from .phone import Phone
 
-        assert self.session is not None
-        phone = Phone(f"http://127.0.0.1:{self.server.port}", self.pin)
+        controls, server, feed = self.controls, self.server, self.feed
+        assert self.session is not None and server is not None and feed is not None
+        phone = Phone(f"http://127.0.0.1:{server.port}", self.pin)
         presser = PinPresser(self.factory, self.wiring) \
-            if self.hardware.gpio == "mock" and self.controls.gpio is not None else None
-        board = self.board if self.controls.board is not None else None
+            if self.hardware.gpio == "mock" and controls and controls.gpio is not None \
+            and self.wiring is not None else None
+        board = self.board if controls is not None and controls.board is not None else None
         self.players = SimulatedPlayers(
-            self.session, self.feed, self.scene, Fingers(presser, board, phone), phone,
+            self.session, feed, self.scene, Fingers(presser, board, phone), phone,
             seed=self.options.seed, hands=self.options.hands,
             pacing=Pacing(self.options.headless, self.options.speed, self.options.sim_fps),
             mistakes_on=self.options.mistakes)
@@ -297,6 +312,7 @@ class RunningTable:
         from .phone import PhoneError
 
         players = self.players
+        assert players is not None
         try:
             players.run()
         except (DemoStuck, PhoneError, SessionError) as exc:
@@ -345,7 +361,7 @@ class RunningTable:
 
     def wait(self) -> int:
         """Until Ctrl-C, SIGTERM or (headless) the players are done; then stop."""
-        def on_term(signum: int, frame: Any) -> None:
+        def on_term(signum: int, frame: FrameType | None) -> None:
             self.stopping.set()
         previous = signal.signal(signal.SIGTERM, on_term)
         try:
@@ -375,6 +391,8 @@ class RunningTable:
 
     def stop(self) -> None:
         """Stop everything that was started, newest first; safe to call twice."""
+        from web_ui.context import web_table
+
         self.stopping.set()
         self._stop_players()
         if self.feed is not None:
@@ -386,7 +404,7 @@ class RunningTable:
         if self.board is not None:
             self.board.stop()
             self.board = None
-        live = self.app.extensions["pinochle"].live.session if self.app is not None else None
+        live = web_table(self.app).live.session if self.app is not None else None
         for session in {id(s): s for s in (self.session, live) if s is not None}.values():
             session.stop(5)
         if self.journal is not None:

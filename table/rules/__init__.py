@@ -26,6 +26,7 @@ from .events import (
     Corrected,
     Event,
     EventFormatError,
+    HandAgreed,
     HandDealt,
     KittyShown,
     MeldShown,
@@ -38,6 +39,7 @@ from .events import (
     Undone,
     event_from_dict,
 )
+from .expected import Buttons, Due, Expected
 from .game import Game, IllegalAction, Phase, new_game, next_game_dealer
 from .history import in_effect, replay
 from .meld import Meld, MeldClass, MeldResult, best_meld
@@ -93,6 +95,7 @@ __all__ = [
     "Beat",
     "BidMade",
     "Buried",
+    "Buttons",
     "Card",
     "CardParseError",
     "CardPlayed",
@@ -102,9 +105,12 @@ __all__ = [
     "Claimed",
     "Conceded",
     "Corrected",
+    "Due",
     "Event",
     "EventFormatError",
+    "Expected",
     "Game",
+    "HandAgreed",
     "HandDealt",
     "HandResult",
     "IllegalAction",

@@ -122,6 +122,7 @@ DOMAINS: dict[str, Domain] = {
     "overtime_step": Range(1, 100_000),
     "unburied_forfeit": _SCORE,
     "scale": Range(1, 1000),
+    "agree_hands": OneOf((0, 1)),  # 1: the other side agrees to each hand's result
     **{f"meld.{name}": _MELD for name in (
         "run", "royal_marriage", "marriage", "dix", "pinochle", "aces", "kings", "queens",
         "jacks", "double_run", "double_pinochle", "double_aces", "double_kings",

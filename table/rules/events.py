@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import types
 from dataclasses import dataclass
-from typing import Any, ClassVar, Union, get_args, get_origin, get_type_hints
+from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from .cards import Card, Suit
 
@@ -26,7 +26,6 @@ class Event:
 
     source: str = ""
     at: float = 0.0
-    kind: ClassVar[str] = "Event"
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": type(self).__name__}
@@ -161,6 +160,14 @@ class TrickGathered(Event):
     """The cards of the finished trick are taken off the mat."""
 
 
+@dataclass(frozen=True, kw_only=True)
+class HandAgreed(Event):
+    """A player of the side that did not take the bid agrees with the hand's result (rule
+    option `agree_hands`): only then is it final and may the next hand be dealt."""
+
+    seat: int
+
+
 # -- corrections -----------------------------------------------------------------------------
 
 @dataclass(frozen=True, kw_only=True)
@@ -185,7 +192,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     cls.__name__: cls
     for cls in (HandDealt, StockDrawn, ThrownIn, BidMade, Passed, PushedToDealer, KittyShown,
                 TrumpNamed, Buried, CardsPassed, MeldShown, Conceded, CardPlayed, Claimed,
-                TrickGathered, Corrected, Undone)
+                TrickGathered, HandAgreed, Corrected, Undone)
 }
 
 
@@ -284,7 +291,7 @@ def _decode(value: Any, hint: Any) -> Any:
 
 __all__ = [
     "EVENT_TYPES", "BidMade", "Buried", "CardPlayed", "CardsPassed", "Claimed", "Conceded",
-    "Corrected", "Event", "EventFormatError", "HandDealt", "KittyShown", "MeldShown", "Passed",
-    "PushedToDealer", "StockDrawn", "ThrownIn", "TrickGathered", "TrumpNamed", "Undone",
-    "event_from_dict",
+    "Corrected", "Event", "EventFormatError", "HandAgreed", "HandDealt", "KittyShown",
+    "MeldShown", "Passed", "PushedToDealer", "StockDrawn", "ThrownIn", "TrickGathered",
+    "TrumpNamed", "Undone", "event_from_dict",
 ]

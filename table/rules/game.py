@@ -9,7 +9,6 @@ later play shows the player held a card the rule required; see reneges.py).
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Iterable, Sequence
 from itertools import chain
 from operator import itemgetter
@@ -17,7 +16,7 @@ from typing import Any, Final, NamedTuple, NoReturn
 
 from mypy_extensions import mypyc_attr
 
-from . import scoring
+from . import notation, scoring, view
 from .cards import Card, Rank, Suit, index_of
 from .claims import ClaimTooDeep, takes_every_trick
 from .events import (
@@ -29,6 +28,7 @@ from .events import (
     Conceded,
     Corrected,
     Event,
+    HandAgreed,
     HandDealt,
     KittyShown,
     MeldShown,
@@ -40,26 +40,14 @@ from .events import (
     TrumpNamed,
     Undone,
 )
+from .expected import Buttons, Due, Expected
 from .meld import MeldResult, best_meld, card_counts
+from .phase import Phase
 from .reneges import Play, Renege, prove_reneges
 from .scoring import HandResult
 from .seats import active_seats, default_names, partner_of, side_of
 from .tricks import card_points, is_legal_play, legal_plays, play_error, trick_winner
 from .variants import AllPass, NineThrowIn, Rules, Scoring, WhoMelds
-
-
-class Phase(enum.Enum):
-    DEAL = "deal"
-    DRAW = "draw"        # two-handed: the hands are drawn from the stock
-    AUCTION = "auction"
-    PUSH = "push"
-    TRUMP = "trump"
-    BURY = "bury"
-    PASSING = "passing"
-    MELD = "meld"
-    PLAY = "play"
-    HAND_OVER = "hand-over"
-    GAME_OVER = "game-over"
 
 
 class IllegalAction(ValueError):
@@ -193,14 +181,20 @@ class Game(_State):
 
     def position(self) -> str:
         """The compact notation of this position (see notation.py)."""
-        from .notation import position_text
-        return position_text(self)
+        return notation.position_text(self)
 
     @classmethod
     def parse(cls, text: str) -> Game:
         """The position written by `position()`."""
-        from .notation import parse_position
-        return parse_position(text)
+        head = notation.parse_header(text)
+        try:
+            g = new_game(head.rules, head.names, head.dealer)
+        except ValueError as exc:
+            raise notation.NotationError(f"not a position: {text!r}: {exc}") from None
+        g = g._evolve(**head.standing)._fresh_hand()._with_start()
+        for token in head.moves:
+            g = g.apply(notation.parse_event(token, g.dealer))
+        return g
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):
@@ -305,6 +299,111 @@ class Game(_State):
         return hand is not None and holds_meld(hand)
 
 
+    # -- what comes next ----------------------------------------------------------------------
+
+    def expected(self) -> Expected:
+        """What the game expects next: who may bid, name trump, bury, pass, meld or play, who
+        deals, what face-down move is owed and what the buttons mean (see expected.py)."""
+        r = self.rules
+        p = self.phase
+        d = self.declarer
+        passing = self._pass_due()
+        bury = self._bury_due()
+        face_down: Buried | CardsPassed | None = None
+        if not self.known and d is not None:
+            if bury is not None and p is Phase.BURY:
+                face_down = Buried(seat=d, cards=None)
+            elif passing is not None:
+                face_down = CardsPassed(seat=passing.seat, to_seat=passing.to_seat or 0,
+                                        cards=None)
+        play, lead = self._play_due()
+        between = p is Phase.PLAY and (not self.trick or self.trick_full)
+        return Expected(
+            phase=p, buttons=_BUTTONS[p], turn=self.turn, dealer=self.next_dealer,
+            bids=self.legal_bid_range,
+            forced_bid=self.must_bid(self.turn) if self.turn is not None else None,
+            push=Due(self.turn, r.push_to_dealer, self.dealer)
+            if p is Phase.PUSH and self.turn is not None else None,
+            kitty=Due(d, r.kitty_size) if d is not None and r.kitty_size
+            and not self.kitty_shown and p in (Phase.TRUMP, Phase.PUSH) else None,
+            bury=bury, passing=passing, meld=self._meld_seats(), play=play, lead=lead,
+            gather=bool(self.trick_full and self.trick
+                        and p in (Phase.PLAY, Phase.HAND_OVER)),
+            draw=Due(self.turn, r.deck_size // 2 - sum(
+                1 for e in self.events if isinstance(e, StockDrawn)))
+            if p is Phase.DRAW and self.turn is not None else None,
+            piles=tuple(s for s in self.active if self.discards[s] is None)
+            if r.draw_from_stock and p is Phase.PLAY else (),
+            claim=self.active if between and d is not None else (),
+            agree=self.agreement_due, face_down=face_down,
+        )
+
+    @property
+    def next_dealer(self) -> int | None:
+        """Who deals next, while the table waits for a deal (the dealer moves left after a hand
+        unless it is redealt)."""
+        if self.phase is Phase.DEAL:
+            return self.dealer
+        if self.phase is not Phase.HAND_OVER or self.result is None:
+            return None
+        return self.dealer if self.result.redeal else (self.dealer + 1) % self.rules.table_seats
+
+    def _pass_due(self) -> Due | None:
+        """The partners' next pass of cards (002: partner to declarer, then back)."""
+        r = self.rules
+        d = self.declarer
+        if not r.pass_cards or d is None or self.phase not in (Phase.PASSING, Phase.MELD):
+            return None
+        partner = partner_of(r, d)
+        if partner is None or len(self.passes) >= 2:
+            return None
+        if self.passes:
+            return Due(d, r.pass_cards, partner)
+        return Due(partner, r.pass_cards, d)
+
+    def _bury_due(self) -> Due | None:
+        """The declarer's bury, when it may come: after the kitty is taken, before the meld
+        (or with it, where the meld comes first)."""
+        r = self.rules
+        d = self.declarer
+        if not r.bury or r.draw_from_stock or self.bury_done or d is None:
+            return None
+        kitty_in = self.kitty_shown or not r.kitty_size
+        p = self.phase
+        due = (p is Phase.BURY or (p is Phase.TRUMP and kitty_in)
+               or (p is Phase.MELD and r.meld_before_bury))
+        return Due(d, r.bury) if due else None
+
+    def _meld_seats(self) -> tuple[int, ...]:
+        """The seats that may show meld now."""
+        d = self.declarer
+        if d is None or self.trump is None:
+            return ()
+        if self.phase is Phase.HAND_OVER:  # after a concession the others may still meld
+            late = self.conceded and self.result is not None and \
+                self.result.opponents_score_meld
+            return tuple(s for s in self.active if self.side(s) != self.side(d)) if late else ()
+        if self.phase not in (Phase.MELD, Phase.PASSING):
+            return ()
+        r = self.rules
+        if self.phase is Phase.PASSING or r.who_melds is WhoMelds.DECLARER \
+                or (r.pass_cards and len(self.passes) < 2):
+            return (d,)
+        return self.active
+
+    def _play_due(self) -> tuple[int | None, bool]:
+        """The seat to play a card now and whether it leads, or (None, False)."""
+        seat = self.turn
+        if seat is None or len(self.tricks) >= self.rules.hand_size:
+            return None, False
+        if self.phase is Phase.MELD:
+            if seat != self.declarer or self.first_lead_refusal() is not None:
+                return None, False
+            return seat, True
+        if self.phase is Phase.PLAY:
+            return seat, self.trick_full or not self.trick
+        return None, False
+
     # -- apply -----------------------------------------------------------------------------
 
     def apply(self, event: Event) -> Game:
@@ -316,7 +415,7 @@ class Game(_State):
                 raise self._refuse("corrections and undo are applied by replaying the "
                                    "journal (table.rules.replay)")
             raise self._refuse(f"{type(event).__name__} is not a game event")
-        if self.phase is Phase.GAME_OVER:
+        if self.phase is Phase.GAME_OVER and kind is not HandAgreed:
             raise self._refuse("the game is over")
         try:
             g = handler(self, event)
@@ -334,6 +433,9 @@ class Game(_State):
     def _on_dealt(self, e: HandDealt) -> Game:
         if self.phase not in (Phase.DEAL, Phase.HAND_OVER):
             raise self._refuse("the hand in progress is not finished")
+        if self.agreement_due:
+            who = " or ".join(self.name(s) for s in self.agreement_due)
+            raise self._refuse(f"the last hand waits for {who} to agree with its result")
         g = self
         if self.phase is Phase.HAND_OVER:
             g = self._next_deal()
@@ -403,9 +505,8 @@ class Game(_State):
 
     def _next_deal(self) -> Game:
         """From a finished hand to the next deal (the dealer moves left unless it is redealt)."""
-        assert self.result is not None
-        redeal = self.result.redeal
-        dealer = self.dealer if redeal else (self.dealer + 1) % self.rules.table_seats
+        dealer = self.next_dealer
+        assert self.result is not None and dealer is not None
         g = self._evolve(dealer=dealer, history=self.history + (self.result,))
         return g._fresh_hand()
 
@@ -484,8 +585,30 @@ class Game(_State):
     def _all_passed(self) -> Game:
         return self._end_unplayed(scoring.thrown_in(self, "everyone passed", redeal=False))
 
+    def _apply_result(self, result: HandResult) -> Game:
+        """Add a hand's result to the game and decide whether someone has won."""
+        add = scoring.add
+        g = self._evolve(
+            scores=add(self.scores, result.score_change),
+            ledger=add(self.ledger, result.ledger_change),
+            checks=add(self.checks, result.checks_change),
+            sets=add(self.sets, result.sets_change),
+            pot=self.pot + result.pot_change, deals_done=self.deals_done + 1,
+            bidders_only=None,
+        )
+        if result.declarer is None:
+            return g
+        winner, target, tied = scoring.decide(g, result)
+        alternate = self.rules.scoring is Scoring.ALTERNATE
+        g = g._evolve(winner=winner, target=target,
+                      bidders_only=frozenset(tied) if tied and alternate else None)
+        if winner is not None:
+            checks, ledger = scoring.settled(g, winner)
+            g = g._evolve(checks=checks, ledger=ledger)
+        return g
+
     def _end_unplayed(self, result: HandResult) -> Game:
-        g = scoring.apply_result(self, result)
+        g = self._apply_result(result)
         return g._evolve(phase=Phase.HAND_OVER, turn=None, result=result)
 
     def _auction_won(self) -> Game:
@@ -657,16 +780,12 @@ class Game(_State):
             raise self._refuse(f"partners do not pass cards in {r.name}")
         if self.phase not in (Phase.PASSING, Phase.MELD) or self.declarer is None:
             raise self._refuse("cards are passed after trump is named")
-        d = self.declarer
-        partner = partner_of(r, d)
-        step = len(self.passes)
-        want = (partner, d) if step == 0 else (d, partner) if step == 1 else None
-        if want is None:
+        due = self._pass_due()
+        if due is None:
             raise self._refuse("the cards have already been passed both ways")
-        if (e.seat, e.to_seat) != want:
-            a, b = want
-            raise self._refuse(f"now {self.name(a or 0)} passes {r.pass_cards} cards to "
-                               f"{self.name(b or 0)}")
+        if (e.seat, e.to_seat) != (due.seat, due.to_seat):
+            raise self._refuse(f"now {self.name(due.seat)} passes {r.pass_cards} cards to "
+                               f"{self.name(due.to_seat or 0)}")
         hands = self._lay_aside(e.seat, e.cards, r.pass_cards, "pass", "the declarer's meld "
                                 "stays on the table: pass back other cards")
         if hands is not None and e.cards is not None:
@@ -1041,6 +1160,43 @@ class Game(_State):
                 raise self._refuse(f"the {card.name} has now been seen {n} times, and the "
                                    f"deck has {limit}: was it misread?")
 
+    # -- agreeing with a hand's result (agree_hands) --------------------------------------------
+
+    @property
+    def agreed_by(self) -> int | None:
+        """Who agreed with this hand's result, if anyone has."""
+        for e in self.events:
+            if isinstance(e, HandAgreed):
+                return e.seat
+        return None
+
+    @property
+    def agreement_due(self) -> tuple[int, ...]:
+        """The seats one of whom must still agree with the hand's result before the next
+        deal: the side that did not take the bid (empty when the rules do not ask for it, the
+        hand is not scored, was thrown in, or someone has agreed)."""
+        r = self.result
+        if not self.rules.agree_hands or r is None or r.declarer is None \
+                or self.agreed_by is not None:
+            return ()
+        side = self.side(r.declarer)
+        return tuple([s for s in self.active if self.side(s) != side])
+
+    def _on_agreed(self, e: HandAgreed) -> Game:
+        due = self.agreement_due
+        if not due:
+            if not self.rules.agree_hands:
+                raise self._refuse(f"{self.rules.name} does not ask for hands to be agreed "
+                                   "(rule option agree_hands=1)")
+            if self.agreed_by is not None:
+                raise self._refuse(f"{self.name(self.agreed_by)} has already agreed")
+            raise self._refuse("there is no scored hand to agree with")
+        if e.seat not in due:
+            who = " or ".join(self.name(s) for s in due)
+            raise self._refuse(f"{self.name(e.seat)} took the bid: {who} agrees with the "
+                               "result")
+        return self
+
     # -- the end of a hand -------------------------------------------------------------------
 
     def _finish_hand(self, conceded: bool = False, unseen: bool = False,
@@ -1048,19 +1204,17 @@ class Game(_State):
         g = self._evolve(conceded=conceded or self.conceded)
         result = scoring.score_hand(g, unseen=unseen, claim=claim, claim_made=claim_made)
         base = g.start if g.start is not None else g
-        g = scoring.apply_result(g._evolve(scores=base.scores, ledger=base.ledger,
-                                           checks=base.checks, sets=base.sets, pot=base.pot,
-                                           target=base.target, winner=None,
-                                           deals_done=base.deals_done,
-                                           bidders_only=base.bidders_only), result)
+        g = g._evolve(scores=base.scores, ledger=base.ledger, checks=base.checks,
+                      sets=base.sets, pot=base.pot, target=base.target, winner=None,
+                      deals_done=base.deals_done,
+                      bidders_only=base.bidders_only)._apply_result(result)
         phase = Phase.GAME_OVER if g.winner is not None else Phase.HAND_OVER
         return g._evolve(phase=phase, turn=None, result=result)
 
     # -- what the page shows ------------------------------------------------------------------
 
     def view(self) -> dict[str, Any]:
-        from .view import game_view
-        return game_view(self)
+        return view.game_view(self)
 
 
 _FIELDS = _State._fields
@@ -1097,6 +1251,14 @@ def new_game(rules: Rules, names: Sequence[str] | None = None, first_dealer: int
     if not 0 <= first_dealer < n:
         raise ValueError(f"first_dealer must be a seat 0..{n - 1}, not {first_dealer}")
     return Game._new(rules, seat_names, first_dealer)
+
+
+_BUTTONS: Final = {
+    Phase.DEAL: Buttons.WAIT, Phase.DRAW: Buttons.WAIT, Phase.AUCTION: Buttons.BID,
+    Phase.PUSH: Buttons.PUSH, Phase.TRUMP: Buttons.TRUMP, Phase.BURY: Buttons.CONCEDE,
+    Phase.PASSING: Buttons.CONCEDE, Phase.MELD: Buttons.CONCEDE, Phase.PLAY: Buttons.PLAY,
+    Phase.HAND_OVER: Buttons.WAIT, Phase.GAME_OVER: Buttons.OVER,
+}
 
 
 def next_game_dealer(g: Game) -> int | None:
@@ -1176,6 +1338,7 @@ _HANDLERS: Final[dict[type, Any]] = {
     CardPlayed: Game._on_play,
     Claimed: Game._on_claimed,
     TrickGathered: Game._on_gathered,
+    HandAgreed: Game._on_agreed,
 }
 # handlers that record the event themselves, in the one copy of the position they make
 _RECORDING: Final = frozenset({CardPlayed, TrickGathered})

@@ -18,13 +18,14 @@ moves, one token each:
     1:meld=AS.10S.KS.QS.JS  1:concede   meld shown, the hand conceded (`=agreed`: by all)
     1:AS  /                             a card played, the trick gathered
     1:claim  1:claim=lost               the rest claimed, or defeat acknowledged
+    2:agreed                            the hand's result agreed (agree_hands)
 
 Seats are numbers (0 = the first seat, clockwise). `Game.parse(g.position()) == g`.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from .cards import Card, Suit
@@ -37,6 +38,7 @@ from .events import (
     Conceded,
     Corrected,
     Event,
+    HandAgreed,
     HandDealt,
     KittyShown,
     MeldShown,
@@ -159,6 +161,8 @@ def event_token(e: Event) -> str:
         return f"{e.seat}:claim" + ("=lost" if e.lost else "")
     if isinstance(e, TrickGathered):
         return "/"
+    if isinstance(e, HandAgreed):
+        return f"{e.seat}:agreed"
     raise NotationError(f"{type(e).__name__} has no notation")
 
 
@@ -224,6 +228,8 @@ def _parse_event(token: str, dealer: int) -> Event:
         return Claimed(seat=seat, lost=move.endswith("=lost"))
     if move in ("concede", "concede=agreed"):
         return Conceded(seat=seat, agreed=move.endswith("=agreed"))
+    if move == "agreed":
+        return HandAgreed(seat=seat)
     if move == "throw" or move.startswith("throw="):
         return ThrownIn(seat=seat, reason=_unescape(move[6:]))
     if move.startswith("trump="):
@@ -238,9 +244,19 @@ def _parse_event(token: str, dealer: int) -> Event:
     return CardPlayed(seat=seat, card=Card.parse(move))
 
 
-def parse_position(text: str) -> Game:
-    from .game import Game, new_game
+@dataclass(frozen=True)
+class Header:
+    """What a position's text says before its moves: the game as the hand was dealt."""
 
+    rules: Rules
+    names: tuple[str, ...]
+    dealer: int
+    standing: dict[str, object]  # the fields of the game's standing the text sets
+    moves: tuple[str, ...]       # the hand's move tokens (parse_event reads each)
+
+
+def parse_header(text: str) -> Header:
+    """The parts of a position's text (`Game.parse` builds the position from them)."""
     head, sep, moves = text.partition(" : ")
     if not sep:
         head, moves = text.rstrip(" :"), ""
@@ -255,8 +271,8 @@ def parse_position(text: str) -> Game:
         if opts:
             pairs = dict(kv.split("=", 1) for kv in opts.rstrip("}").split(","))
             rules = with_options(rules, pairs)
-        seat_names = [_unescape(n) for n in names.split(",")]
-        g = new_game(rules, seat_names, int(dealer_text.lstrip("d")))
+        seat_names = tuple(_unescape(n) for n in names.split(","))
+        dealer = int(dealer_text.lstrip("d"))
         extra = dict(f.split("=", 1) for f in fields[5:])
         changes: dict[str, object] = {
             "scores": _int_tuple(scores), "hand_number": int(number.lstrip("#")),
@@ -274,12 +290,7 @@ def parse_position(text: str) -> Game:
             changes["winner"] = int(extra["winner"])
     except ValueError as exc:
         raise NotationError(f"not a position: {text!r}: {exc}") from None
-    g = g._evolve(**changes)
-    g = g._fresh_hand()._with_start()
-    for token in moves.split():
-        g = g.apply(parse_event(token, g.dealer))
-    assert isinstance(g, Game)
-    return g
+    return Header(rules, seat_names, dealer, changes, tuple(moves.split()))
 
 
 def _int_tuple(text: str) -> tuple[int, ...]:

@@ -22,6 +22,7 @@ from .events import (
     CardsPassed,
     Conceded,
     Event,
+    HandAgreed,
     HandDealt,
     KittyShown,
     MeldShown,
@@ -135,6 +136,8 @@ class SimTable:
         if p is Phase.PLAY:
             return self._play(g)
         src = self.source
+        if g.agreement_due:  # the other side agrees with the result before the next deal
+            return HandAgreed(seat=g.agreement_due[0], source=src)
         if p in (Phase.DEAL, Phase.HAND_OVER):
             return self._next_deal(g)
         if p is Phase.GAME_OVER:

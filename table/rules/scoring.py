@@ -1,8 +1,8 @@
 """Scoring a hand and deciding the game (VARIANTS.md sections 7-9).
 
-`score_hand` turns a finished (played, conceded or reneged) hand into a `HandResult`;
-`apply_result` adds it to the running score, stakes ledger, pot and checks and decides whether
-the game is won.
+`score_hand` turns a finished (played, conceded or reneged) hand into a `HandResult`; `decide`
+says whether the game is won once the game has added it (`Game`), and `settled` what the
+winner collects. Only values: the game applies them.
 """
 
 from __future__ import annotations
@@ -77,6 +77,89 @@ def _trick_points(g: Game, claimed: bool = False) -> list[int]:
     elif r.bury and g.declarer is not None and claimed and g.buried is not None:
         pts[g.declarer] += card_points(g.buried, r)
     return pts
+
+
+def buried_points(g: Game) -> int | None:
+    """What the declarer's bury is worth in tricks (`_trick_points` adds it at the end of the
+    hand): None while it lies face down unseen and the hand is not played out."""
+    r = g.rules
+    if not r.bury or r.draw_from_stock or g.declarer is None or not g.bury_done:
+        return 0 if not r.bury or r.draw_from_stock else None
+    if g.buried is not None:
+        return card_points(g.buried, r)
+    if len(g.tricks) == r.hand_size:
+        return card_points(_unplayed(g), r)
+    return None
+
+
+@dataclass(frozen=True)
+class BidStanding:
+    """How the bid stands during the hand, as `score_hand` will count it: the declaring side
+    makes the bid with its meld (once saved, where the declarer must save it too), the card
+    points it takes and the declarer's bury."""
+
+    declarer: int
+    bid: int
+    side: tuple[int, ...]     # the declaring side's seats
+    others: tuple[int, ...]   # the seats that play to set it
+    meld: int                 # the declaring side's meld
+    taken: int                # card points the side has taken in tricks so far
+    buried: int | None        # the bury's points (None: face down, counted at the end)
+    still_out: int            # card points nobody holds yet: in play (and an unseen bury)
+    win_each: int = 0         # stakes: what each other seat pays if the bid is made
+    set_each: int = 0         # stakes: what the declarer pays each if it is set
+    meld_saved: bool = True   # False: the meld counts only once the side saves it
+
+    @property
+    def needs(self) -> int:
+        """Points the declaring side still needs to make the bid, its meld counted."""
+        return max(0, self.bid - self.meld - self.taken - (self.buried or 0))
+
+    @property
+    def made(self) -> bool:
+        """The bid is made already, whatever the rest of the hand brings."""
+        return self.needs == 0 and self.meld_saved
+
+    @property
+    def to_set(self) -> int | None:
+        """Card points the other side must still take to set the bid: 0 when it is set
+        already, None when it is made already."""
+        if self.made:
+            return None
+        return max(0, self.still_out - self.needs + 1)
+
+
+def bid_standing(g: Game) -> BidStanding | None:
+    """The bid as it stands while the hand is played (None before a contract, after the hand
+    is scored, or when it was conceded)."""
+    r = g.rules
+    d, bid = g.declarer, g.bid
+    if d is None or bid is None or g.result is not None or g.conceded:
+        return None
+    dside = side_of(r, d)
+    side = tuple(s for s in g.active if side_of(r, s) == dside)
+    others = tuple(s for s in g.active if side_of(r, s) != dside)
+    meld = [m.total if m is not None else 0 for m in g.melds]
+    buried = buried_points(g)
+    still_out = r.trick_total - sum(g.taken) - (buried or 0)
+    win_each = set_each = 0
+    if r.scoring is Scoring.STAKES:
+        row, mult = r.stake_row(bid), _trump_multiplier(g)
+        win_each, set_each = row.win * mult, row.set * mult
+    saved = not r.declarer_saves_meld or meld_saved(g, list(side))
+    return BidStanding(d, bid, side, others, sum(meld[s] for s in side),
+                       sum(g.taken[s] for s in side), buried, still_out, win_each, set_each,
+                       saved)
+
+
+def _trump_multiplier(g: Game) -> int:
+    """Stakes double in spades, triple in hearts, where the rules say so."""
+    r = g.rules
+    if r.spades_double and g.trump is Suit.SPADES:
+        return 2
+    if r.hearts_triple and g.trump is Suit.HEARTS:
+        return 3
+    return 1
 
 
 def _unplayed(g: Game) -> list[Card]:
@@ -259,12 +342,7 @@ def _money(g: Game, made: bool | None, outcome: str, unseen: bool) -> tuple[list
     assert d is not None and bid is not None
     payers = [s for s in range(n) if s != d]  # the player sitting out pays or collects too
     voluntary = outcome in ("voluntary set", "conceded", "conceded unseen")
-    mult = 1
-    if not voluntary or r.scoring is Scoring.POT:
-        if r.spades_double and g.trump is Suit.SPADES:
-            mult = 2
-        if r.hearts_triple and g.trump is Suit.HEARTS:
-            mult = 3
+    mult = _trump_multiplier(g) if not voluntary or r.scoring is Scoring.POT else 1
     pot = 0
     if r.scoring is Scoring.STAKES:
         row = r.stake_row(bid)
@@ -346,31 +424,11 @@ def _double_marriages(cards: tuple[Card, ...]) -> int:
                and sum(1 for x in cards if x.suit is s and x.rank is Rank.QUEEN) >= 2)
 
 
-def apply_result(g: Game, result: HandResult) -> Game:
-    """Add a hand's result to the game and decide whether someone has won."""
-    r = g.rules
-    add = _add
-    g = g._evolve(
-        scores=add(g.scores, result.score_change), ledger=add(g.ledger, result.ledger_change),
-        checks=add(g.checks, result.checks_change), sets=add(g.sets, result.sets_change),
-        pot=g.pot + result.pot_change, deals_done=g.deals_done + 1, bidders_only=None,
-    )
-    if result.declarer is None:
-        return g
-    winner, target, tied = _decide(g, result)
-    g = g._evolve(winner=winner, target=target,
-                  bidders_only=frozenset(tied) if tied and r.scoring is Scoring.ALTERNATE
-                  else None)
-    if winner is not None:
-        g = _settle_game(g, winner)
-    return g
-
-
-def _add(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+def add(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(x + y for x, y in zip(a, b, strict=True))
 
 
-def _decide(g: Game, result: HandResult) -> tuple[int | None, int, list[int]]:
+def decide(g: Game, result: HandResult) -> tuple[int | None, int, list[int]]:
     """(winner seat or None, the target now, the seats tied for a tie-break hand)."""
     r = g.rules
     target = g.target
@@ -418,8 +476,9 @@ def _head(r: Rules, seat: int) -> int:
     return seat % 2 if r.partnerships else seat
 
 
-def _settle_game(g: Game, winner: int) -> Game:
-    """The game is won: check pinochle's game checks, 000's game and set stakes."""
+def settled(g: Game, winner: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The checks and ledger once `winner` has won the game: pinochle's game checks, 000's
+    game and set stakes."""
     r = g.rules
     n = r.table_seats
     checks = list(g.checks)
@@ -433,4 +492,4 @@ def _settle_game(g: Game, winner: int) -> Game:
             owed = r.game_stake + r.set_stake * g.sets[s]
             ledger[s] -= owed
             ledger[winner] += owed
-    return g._evolve(checks=tuple(checks), ledger=tuple(ledger))
+    return tuple(checks), tuple(ledger)

@@ -30,11 +30,5 @@ def side_of(rules: Rules, seat: int) -> int:
     return seat % 2 if rules.partnerships else seat
 
 
-def side_seats(rules: Rules, seat: int) -> tuple[int, ...]:
-    if rules.partnerships:
-        return tuple(s for s in range(rules.table_seats) if s % 2 == seat % 2)
-    return (seat,)
-
-
 def partner_of(rules: Rules, seat: int) -> int | None:
     return (seat + 2) % 4 if rules.partnerships else None

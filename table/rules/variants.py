@@ -293,6 +293,8 @@ class Rules:
     winner_deals_next: bool = False     # 000: the winner deals the first hand of the next game
     tie_break: TieBreak = TieBreak.BIDDER_OUT
     overtime_step: int = 250
+    # 1: a hand's result is final only when a player of the other side agrees (as at a Bridgemate)
+    agree_hands: int = 0
 
     # every amount above is divided by this (000: "some divide all the scores by 10"); bid
     # endings and the pot's money are read in the undivided amounts. Set by `scaled`.

@@ -8,7 +8,7 @@ from .cards import Card
 from .meld import MeldResult
 from .notation import position_text
 from .options import options_of
-from .scoring import HandResult
+from .scoring import BidStanding, HandResult, bid_standing, buried_points
 from .tricks import trick_winner
 from .variants import Scoring
 
@@ -37,6 +37,16 @@ def result_view(r: HandResult, names: tuple[str, ...]) -> dict[str, Any]:
         "checks_change": list(r.checks_change), "pot_change": r.pot_change, "note": r.note,
         "text": r.describe(names),
     }
+
+
+def standing_view(b: BidStanding | None, g: Game) -> dict[str, Any] | None:
+    if b is None:
+        return None
+    return {"declarer": b.declarer, "bid": b.bid, "side": list(b.side),
+            "others": list(b.others), "meld": b.meld, "taken": b.taken, "buried": b.buried,
+            "still_out": b.still_out, "needs": b.needs, "made": b.made, "to_set": b.to_set,
+            "win_each": b.win_each, "set_each": b.set_each, "meld_saved": b.meld_saved,
+            "meld_saving": g.rules.meld_saving.value}
 
 
 def _trick_view(g: Game, plays: tuple[tuple[int, Card], ...]) -> dict[str, Any] | None:
@@ -85,5 +95,9 @@ def game_view(g: Game) -> dict[str, Any]:
         "result": result_view(g.result, g.names) if g.result else None,
         "history": [result_view(h, g.names) for h in g.history],
         "winner": g.winner,
+        "standing": standing_view(bid_standing(g), g),
+        "buried_points": buried_points(g) if g.declarer is not None else None,
+        "agreement": {"due": list(g.agreement_due), "by": g.agreed_by}
+        if r.agree_hands else None,
         "position": position_text(g, public=True),
     }

@@ -11,7 +11,8 @@ from firmware_bridge.firmware.buttons import TAP
 from firmware_bridge.language import Pending
 from firmware_bridge.panel import RENEGE_BUZZ, ControlPanel, lights_for
 from table.alerts import Alert
-from table.rules import Event, Suit, preset
+from table.rules import Event, Phase, Suit, preset
+from table.rules.expected import Buttons, Expected
 from table.session import Session
 
 
@@ -26,6 +27,10 @@ class Position:
     declarer: int | None = None
     reneges: tuple[object, ...] = ()
     rules: Any = field(default_factory=lambda: preset("bison"))
+
+    def expected(self) -> Expected:
+        buttons = Buttons.BID if self.phase == "auction" else Buttons.WAIT
+        return Expected(phase=Phase(self.phase), buttons=buttons, turn=self.turn)
 
 
 class Recorder:

@@ -158,6 +158,7 @@ class Game:
     phase: Phase = Phase.PLAY
     trick: tuple[Any, ...] = ()
     trick_full: bool = False
+    next_dealer: int | None = None  # the play goes on: no deal is awaited
 
 
 class PlaySession:

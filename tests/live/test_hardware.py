@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from table.cli import CommandError, main
+from table.cli import main
+from table.cli_common import CommandError
 from table.live.hardware import detect, pi_model
 
 PI5 = "Raspberry Pi 5 Model B Rev 1.0"

@@ -68,6 +68,7 @@ SAMPLES: list[tuple[str, dict[str, str]]] = [
                "negative_limit_reached": "yes", "winner_deals_next": "no"}),
     ("classic3", {"tie_break": "overtime", "overtime_step": "500"}),
     ("bison", {"scale": "10", "min_bid": "25", "points": "counters/10"}),
+    ("bison", {"agree_hands": "1"}),
 ]
 
 

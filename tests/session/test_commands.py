@@ -84,6 +84,12 @@ def test_new_resume_history_export(db: Path, tmp_path: Path,
     assert [h["hand"] for h in data["hands"]] == hands
     assert data["standing"]["scores"] == dict(zip(NAMES, scores, strict=True))
 
+    code, out, _ = _run(capsys, "export", "--format", "records")
+    records = {r[0]: r for r in csv.reader(io.StringIO(out))}
+    assert code == 0 and records["player"][:3] == ["player", "games", "won"]
+    assert {n: records[n][1] for n in NAMES} == {n: "1" for n in NAMES}
+    assert sum(int(records[n][4]) for n in NAMES) == 2  # the two bids taken
+
 
 def test_a_new_game_becomes_the_one_resumed(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _new(capsys)

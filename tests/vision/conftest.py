@@ -49,3 +49,11 @@ def standard_crops() -> dict[Card, np.ndarray]:
 def enroll_shots() -> tuple[dict[Card, np.ndarray], dict[Card, np.ndarray]]:
     """Two shots of every face of the deck used for the enrollment round trip."""
     return _crops("svg-ancient-egyptians", 0), _crops("svg-ancient-egyptians", 1)
+
+
+@pytest.fixture(scope="session")
+def unseen_crops() -> list[tuple[str, str, np.ndarray]]:
+    """Straightened cards of designs the corner reader never trained or calibrated on, as
+    (design, card or "other_N", image) (tests/vision/make_unseen_crops.py)."""
+    return [(p.parent.name, p.stem, read_image(p))
+            for p in sorted((DATA / "unseen").glob("*/*.jpg"))]

@@ -80,3 +80,16 @@ def test_enroll_command_saves_a_profile_of_all_24_faces(enroll_shots: Shots, tmp
     assert "Lay the nine of spades" in capsys.readouterr().out
     assert DeckProfile.load(out).missing() == []
     assert main(["enroll", "--camera", "sim"]) == 2
+
+
+def test_an_enrolled_profile_reads_by_its_own_corners(enroll_shots: Shots) -> None:
+    # The second word, when the corner reader is unsure: the deck's stored corners alone.
+    from vision.index import to_portrait
+    from vision.reading import read_with_profile
+
+    first, second = enroll_shots
+    profile = DeckProfile.from_cards("egyptian", {c: [img] for c, img in first.items()})
+    readings = {card: read_with_profile(to_portrait(img), profile)
+                for card, img in second.items()}
+    assert {str(c): str(r.card) for c, r in readings.items() if r.card not in (None, c)} == {}
+    assert sum(r.card == c for c, r in readings.items()) >= 22

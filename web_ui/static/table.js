@@ -6,6 +6,8 @@ const SYM = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const SUIT_WORD = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
 const RANKS = ["A", "10", "K", "Q", "J", "9"];
 const PIN_KEY = "pinochle-table-pin";
+const SOUND_KEY = "pinochle-table-sound";
+const ME_KEY = "pinochle-table-me";
 const $ = (id) => document.getElementById(id);
 
 let state = JSON.parse($("initial-state").textContent);
@@ -88,10 +90,17 @@ function statusLine(v) {
     }
     case "hand-over":
       return [v.result ? v.result.text.replace(/^hand \d+: /, "") : "Hand over",
-        `${nameOf(state.next_dealer)} deals next`];
-    case "game-over": return [`${nameOf(v.winner)} wins the game`, "final score below"];
+        pending(v) ? `pending: ${pending(v)} to agree before the next deal` : `${nameOf(state.next_dealer)} deals next`];
+    case "game-over": return [`${nameOf(v.winner)} wins the game`,
+      pending(v) ? `last hand pending: ${pending(v)} to agree` : "final score below"];
     default: return [v.phase, ""];
   }
+}
+
+// Who must still agree with the hand's result ("Bob or Cy"), or "" (agree_hands off, or agreed).
+function pending(v) {
+  const due = v.agreement ? v.agreement.due : [];
+  return due.map((s) => v.names[s]).join(" or ");
 }
 
 function sides(v) {
@@ -115,7 +124,8 @@ function render() {
     fill("hand", "");
     fill("status", "No game yet", h("span", { class: "sub" },
       state.table.new_games ? "start one from the menu (needs the table PIN)" : ""));
-    for (const id of ["scores", "mat", "contract", "auction", "meld", "result", "sheet", "moves"]) fill(id);
+    for (const id of ["standing", "scores", "mat", "contract", "auction", "meld", "result", "road", "sheet", "moves"]) fill(id);
+    renderHint();
     renderActions(null);
     return;
   }
@@ -124,15 +134,83 @@ function render() {
   const [main, sub] = statusLine(v);
   fill("status", h("span", { class: v.phase === "game-over" ? "win" : "" }, ...rich(main)),
     sub ? h("span", { class: "sub" }, sub) : null);
+  renderHint();
+  renderStanding();
   renderScores(v);
   renderMat(v);
   renderContract(v);
   renderAuction(v);
   renderMeld(v);
   renderResult(v);
+  renderRoad(v);
   renderSheet(v);
   renderMoves(v);
   renderActions(v);
+  notify(v);
+}
+
+// The first thing a watcher needs to know: the PIN unlocks the controls.
+function renderHint() {
+  if (unlocked() || !state.table.pin) { fill("hint"); return; }
+  fill("hint", h("p", {}, "Watching only. Enter the table PIN to deal, bid and enter cards from this phone."),
+    h("button", { id: "hint-pin", class: "primary", type: "button", onclick: () => openMenu() }, "Enter the PIN"));
+}
+
+// The bid as it stands, in the game's own words (the server asks the rules core).
+function renderStanding() {
+  const b = state.bid;
+  if (!b) { fill("standing"); return; }
+  fill("standing", h("p", { id: "bid-declarer" }, b.declarer), h("p", { id: "bid-others", class: "muted" }, b.others));
+}
+
+// The road to the target: each side's total after each hand, a small chart drawn here.
+const COLORS = ["#f2c14e", "#6aa2ff", "#ff6b6b", "#5fd38d"];
+function renderRoad(v) {
+  const road = state.road;
+  if (!road || road.hands.length < 1) { fill("road"); return; }
+  const W = 320, H = 150, P = 8;
+  const all = road.sides.flatMap((x) => x.series).concat(road.target ? [road.target, 0] : [0]);
+  const lo = Math.min(...all), hi = Math.max(...all, lo + 1);
+  const n = road.hands.length;
+  const x = (i) => P + (i * (W - 2 * P)) / n;
+  const y = (val) => H - P - ((val - lo) * (H - 2 * P)) / (hi - lo);
+  const svg = (tag, attrs) => { const el = document.createElementNS("http://www.w3.org/2000/svg", tag); for (const [k, val] of Object.entries(attrs)) el.setAttribute(k, val); return el; };
+  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "road", role: "img", "aria-label": "score by hand" });
+  chart.append(svg("line", { x1: P, x2: W - P, y1: y(0), y2: y(0), class: "zero" }));
+  if (road.target) chart.append(svg("line", { x1: P, x2: W - P, y1: y(road.target), y2: y(road.target), class: "target" }));
+  road.sides.forEach((side, k) => {
+    const off = (k - (road.sides.length - 1) / 2) * 2.5; // equal totals stay visible side by side
+    chart.append(svg("polyline", { points: side.series.map((val, i) => `${x(i)},${y(val) + off}`).join(" "), stroke: COLORS[k % 4], class: "line" }));
+    const last = side.series.length - 1;
+    chart.append(svg("circle", { cx: x(last), cy: y(side.series[last]) + off, r: 4, fill: COLORS[k % 4] }));
+  });
+  const label = (side) => side.seats.map((s) => v.names[s]).join(" & ");
+  fill("road", h("h2", {}, road.unit === "stakes" ? "Stakes ledger by hand" : `Road to ${road.target || "the end"}`), chart,
+    h("ul", { class: "legend", id: "road-legend" }, road.sides.map((side, k) => h("li", {},
+      h("span", { class: "swatch", style: `background:${COLORS[k % 4]}` }), `${label(side)} ${side.series[side.series.length - 1]}`,
+      side.needs !== null ? h("span", { class: "muted" }, side.needs ? ` · needs ${side.needs}` : " · there") : null))),
+    h("p", { class: "muted small" }, `hands 1 to ${n}, left to right`, road.target ? `; dashed line: the target, ${road.target}` : ""));
+}
+
+// Sound (off unless switched on here) when this phone's player is to act or an alert comes up.
+let wasMine = false;
+function beep(freq) {
+  if (localStorage.getItem(SOUND_KEY) !== "on") return;
+  try {
+    const ctx = beep.ctx || (beep.ctx = new AudioContext());
+    const osc = ctx.createOscillator(), gain = ctx.createGain();
+    osc.frequency.value = freq; gain.gain.value = 0.08;
+    osc.connect(gain).connect(ctx.destination);
+    osc.start(); osc.stop(ctx.currentTime + 0.15);
+    document.body.dataset.beeped = String(Number(document.body.dataset.beeped || 0) + 1);
+  } catch (e) { /* no audio on this phone */ }
+}
+function notify(v) {
+  const me = localStorage.getItem(ME_KEY);
+  const due = v.agreement ? v.agreement.due : [];
+  const mine = me !== null && me !== "" && (String(v.turn) === me || due.map(String).includes(me));
+  if (mine && !wasMine) beep(660);
+  wasMine = mine;
 }
 
 function seatChips(v, s) {
@@ -152,7 +230,9 @@ function renderScores(v) {
     return h("tr", { class: seats.includes(v.turn) ? "turn" : "", "data-seat": s0 },
       h("td", {}, label, seats.flatMap((s) => seatChips(v, s))),
       h("td", {}, anyMeld ? meld : "–"),
-      h("td", {}, `${sum(v.points_taken)}`, h("span", { class: "muted small" }, ` /${sum(v.tricks_won)}`)),
+      h("td", {}, `${sum(v.points_taken)}`, v.buried_points && v.contract && seats.includes(v.contract.declarer)
+        ? h("span", { class: "bury small", title: "the bury's points count with the tricks" }, ` +${v.buried_points} buried`) : null,
+        h("span", { class: "muted small" }, ` /${sum(v.tricks_won)}`)),
       v.ledger ? h("td", {}, (v.ledger[s0] > 0 ? "+" : "") + v.ledger[s0]) : null,
       v.checks ? h("td", {}, v.checks[s0]) : null,
       h("td", { class: "score" }, v.scores[s0]));
@@ -216,6 +296,7 @@ function renderContract(v) {
   fill("contract", h("h2", {}, "Contract"),
     c ? h("p", { class: "contract-line" }, `${nameOf(c.declarer)} · ${c.bid ?? ""}`,
       c.trump ? [" · trump ", ...suitText(c.trump)] : h("span", { class: "muted" }, " · trump not named yet")) : null,
+    unlocked() && !v.result ? concedeButton(v) : null,
     v.kitty ? h("div", {}, h("span", { class: "muted small" }, "kitty"),
       h("div", { class: "cards" }, v.kitty.map((k) => card(k, { mini: true })))) : null);
 }
@@ -311,6 +392,7 @@ function renderAlerts(v) {
       seenAlerts.add(a.id);
       toast(a.text);
       if (navigator.vibrate && a.kind !== "note") navigator.vibrate(200);
+      if (a.kind !== "note") beep(440);
     }
   }
 }
@@ -327,6 +409,10 @@ function renderActions(v) {
     kids.push(h("div", { class: "label" }, `for ${nameOf(v.turn)}`),
       h("div", { class: "scroll" }, bids.map((b, i) => h("button", { class: i === 0 ? "primary" : "", type: "button", onclick: () => act("bid", { seat: v.turn, amount: b }) }, `${b}`)),
         v.must_bid === null ? h("button", { type: "button", onclick: () => act("pass", { seat: v.turn }) }, "Pass") : null, undo));
+  } else if (state.entry && state.entry.agree && state.entry.agree.length) {
+    kids.push(h("div", { class: "label" }, "the result stands once the other side agrees"),
+      h("div", { class: "scroll" }, state.entry.agree.map((s) => h("button", { class: "primary", type: "button", "data-agree": s,
+        onclick: () => act("agree", { seat: s }) }, `${v.names[s]}: agreed`)), undo));
   } else if (["deal", "hand-over"].includes(v.phase)) {
     kids.push(h("div", { class: "scroll" }, h("button", { class: "primary", type: "button", onclick: () => act("deal", {}) }, `${nameOf(state.next_dealer)} dealt`), undo));
   } else if (v.phase === "game-over") {
@@ -335,7 +421,7 @@ function renderActions(v) {
     // naming trump also keeps a 300 bid the bidder could push (brooklyn)
     const naming = ["trump", "push"].includes(v.phase);
     if (naming) kids.push(h("div", { class: "label" }, `trump for ${nameOf(v.contract.declarer)}`));
-    kids.push(h("div", { class: "scroll" }, naming ? trumpButtons() : null, concedeButton(v), undo));
+    kids.push(h("div", { class: "scroll" }, naming ? trumpButtons() : null, undo));
   }
   bar.replaceChildren(...kids);
   bar.hidden = false;
@@ -347,7 +433,7 @@ function trumpButtons() {
 
 function concedeButton(v) {
   if (!v.contract) return null;
-  return h("button", { class: "danger", type: "button", onclick: () => {
+  return h("button", { id: "concede", class: "danger", type: "button", onclick: () => {
     if (confirm(`${nameOf(v.contract.declarer)} concedes the hand?`)) act("concede", {});
   } }, "Concede");
 }
@@ -363,6 +449,13 @@ async function enter(path, body) {
   if (sending) return null;
   sending = true;
   try { return await act(path, body); } finally { sending = false; }
+}
+
+const goneFaces = () => new Set((state.entry && state.entry.gone) || []);
+function faceCard(f, onclick) {
+  const el = card(f, { onclick });
+  if (goneFaces().has(f)) { el.classList.add("gone"); el.title = "both copies played"; }
+  return el;
 }
 
 function faces() {
@@ -433,7 +526,7 @@ function playPicker(v, p) {
   return h("div", { id: "play-picker", "data-seat": p.seat },
     h("p", { class: "entry-who" }, `${before}${v.names[p.seat]} ${p.lead ? "leads" : "plays"}`,
       t ? [" to ", h("span", { class: "cards inline" }, t.cards.map((c) => card(c.card, { mini: true })))] : null),
-    h("div", { class: pickerClass() }, faces().map((f) => card(f, { onclick: () => enter("play", { seat: p.seat, card: f }) }))));
+    h("div", { class: pickerClass() }, faces().map((f) => faceCard(f, () => enter("play", { seat: p.seat, card: f })))));
 }
 
 // Several cards (the kitty, a meld): tap to add a copy, tap a chosen card to take it out.
@@ -442,7 +535,7 @@ function openPick(opts) {
   pick = { ...opts, chosen: [] };
   fill("pick-title", opts.title);
   $("pick-grid").className = pickerClass();
-  fill("pick-grid", faces().map((f) => card(f, { onclick: () => pickAdd(f) })));
+  fill("pick-grid", faces().map((f) => faceCard(f, () => pickAdd(f))));
   $("pick-none").hidden = !opts.none;
   $("pick-none").textContent = opts.none || "";
   renderPick("");
@@ -554,6 +647,10 @@ function openMenu(message) {
   $("pin-form").hidden = unlocked();
   $("lock-button").hidden = !unlocked();
   $("new-game-button").hidden = !(unlocked() && state.table.new_games);
+  $("sound-toggle").checked = localStorage.getItem(SOUND_KEY) === "on";
+  const names = g() ? g().names : [];
+  fill("me-select", h("option", { value: "" }, "nobody in particular"), names.map((n, s) => h("option", { value: s }, n)));
+  $("me-select").value = localStorage.getItem(ME_KEY) || "";
   $("menu").showModal();
 }
 
@@ -595,11 +692,18 @@ function seatsFor() {
   fill("ng-names", Array.from({ length: p.seats }, (_, i) => [h("label", { for: `ng-seat-${i}` }, `Seat ${i + 1}${i === 0 ? " (then clockwise)" : ""}`),
     h("input", { id: `ng-seat-${i}`, value: names[i] || "", autocomplete: "off", maxlength: "24", required: true })]));
   fill("ng-dealer", Array.from({ length: p.seats }, (_, i) => h("option", { value: i }, `seat ${i + 1}`)));
+  fill("ng-fields", p.fields.map((f) => h("div", {}, h("label", { for: `ng-${f.name}` }, f.label),
+    h("input", { id: `ng-${f.name}`, type: "number", inputmode: "numeric", "data-option": f.name, "data-default": f.value,
+      value: f.value, min: f.min, max: f.max, step: 1, required: true }))));
 }
 
 async function startGame(e) {
   e.preventDefault();
   const options = {};
+  for (const input of document.querySelectorAll("#ng-fields input")) {
+    if (!input.checkValidity()) { $("ng-error").textContent = `${input.previousSibling.textContent}: ${input.validationMessage}`; return; }
+    if (input.value !== input.dataset.default) options[input.dataset.option] = input.value;
+  }
   for (const line of $("ng-options").value.split("\n")) {
     const [k, ...rest] = line.split("=");
     if (k.trim()) options[k.trim()] = rest.join("=").trim();
@@ -608,6 +712,65 @@ async function startGame(e) {
   const reply = await act("game", { preset: $("ng-preset").value, names, dealer: Number($("ng-dealer").value), options });
   if (reply && reply.error) { $("ng-error").textContent = reply.error; return; }
   if (reply) $("new-game").close();
+}
+
+// -- past games, this game's history and the players' records (read from the journal) -----------
+
+const when = (t) => new Date(t * 1000).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+async function getJSON(url) {
+  const res = await fetch(url).catch(() => null);
+  const body = res ? await res.json().catch(() => ({})) : { error: "the table cannot be reached" };
+  return res && res.ok ? body : { error: body.error || `the table answered ${res ? res.status : "nothing"}` };
+}
+
+function openPast(tab) {
+  $("menu").open && $("menu").close();
+  $("past").showModal();
+  showTab(tab || (state.game_id ? "game" : "games"));
+}
+
+async function showTab(tab) {
+  for (const b of document.querySelectorAll("#past [data-tab]")) b.className = b.dataset.tab === tab ? "primary" : "";
+  $("past").dataset.tab = tab;
+  fill("past-body", h("p", { class: "muted" }, "reading the journal…"));
+  if (tab === "game") return state.game_id ? showGame(state.game_id) : fill("past-body", h("p", { class: "muted" }, "no game yet"));
+  if (tab === "players") return showPlayers();
+  const data = await getJSON("api/games");
+  if (data.error) { fill("past-body", h("p", { class: "error" }, data.error)); return; }
+  fill("past-title", "Past games");
+  fill("past-body", data.games.length ? h("ol", { class: "games", id: "game-list" }, data.games.map((x) => h("li", {},
+    h("button", { class: "game-row", type: "button", "data-game": x.id, onclick: () => showGame(x.id) },
+      h("b", {}, `${x.variant} · ${when(x.created)}`),
+      h("span", {}, x.names.map((n, i) => `${n} ${x.scores[i]}`).join(" · ")),
+      h("span", { class: "muted small" }, x.winner ? `${x.winner} won` : `${x.phase}, hand ${x.hands}`))))) : h("p", { class: "muted" }, "no games yet"));
+}
+
+async function showGame(id, hand) {
+  const data = await getJSON(`api/games/${id}` + (hand ? `?hand=${hand}` : ""));
+  if (data.error) { fill("past-body", h("p", { class: "error" }, data.error)); return; }
+  fill("past-title", `Game ${id}: ${data.variant}`);
+  const unit = data.unit === "stakes" ? "ledger_change" : "score_change";
+  fill("past-body", h("p", { class: "muted small" }, `${when(data.created)} · ${data.names.join(", ")}`,
+    data.winner ? ` · ${data.winner} won` : ""),
+    h("table", { class: "sheet-table", id: "game-hands" }, h("thead", {}, h("tr", {}, h("th", {}, "hand"), data.names.map((n) => h("th", {}, n)))),
+      h("tbody", {}, data.hand_results.map((r) => [h("tr", { class: "hand-row", "data-hand": r.hand, onclick: () => showGame(id, r.hand === hand ? 0 : r.hand) },
+        h("td", {}, h("button", { class: "small ghost", type: "button" }, `${r.hand} ${r.hand === hand ? "▾" : "▸"}`), h("span", { class: "delta" }, r.text.replace(/^hand \d+: /, ""))),
+        data.names.map((_, s) => h("td", {}, (r[unit][s] > 0 ? "+" : "") + r[unit][s]))),
+      r.hand === hand ? h("tr", {}, h("td", { colspan: data.names.length + 1 }, h("ol", { class: "moves", id: "hand-moves" },
+        data.moves.map((m) => h("li", {}, h("span", { class: "n" }, `#${m.number}`), h("span", { class: "t" }, ...rich(m.text))))))) : null]))),
+    h("p", { class: "muted small" }, `total: ${data.names.map((n, i) => `${n} ${data.scores[i]}`).join(" · ")} — tap a hand for its moves`),
+    h("a", { class: "button", href: `api/games/${id}/sheet.csv`, download: "" }, "Score sheet (CSV)"));
+}
+
+async function showPlayers() {
+  const data = await getJSON("api/records");
+  if (data.error) { fill("past-body", h("p", { class: "error" }, data.error)); return; }
+  fill("past-title", "Players");
+  const cols = [["games", "games"], ["won", "won"], ["bids", "bids"], ["made", "made"], ["sets", "set"], ["average_meld", "avg meld"], ["biggest_meld", "best meld"]];
+  fill("past-body", h("p", { class: "muted small" }, data.note, ` (${data.games} games in the journal)`),
+    h("div", { class: "wide-table" }, h("table", { class: "sheet-table", id: "records" }, h("thead", {}, h("tr", {}, h("th", {}, "player"), cols.map(([, t]) => h("th", {}, t)))),
+      h("tbody", {}, data.players.map((p) => h("tr", {}, h("td", {}, p.name), cols.map(([k]) => h("td", {}, p[k]))))))),
+    h("a", { class: "button", href: "api/records.csv", download: "" }, "Records (CSV)"));
 }
 
 function openFix(move) {
@@ -639,6 +802,10 @@ function init() {
   $("pin-form").addEventListener("submit", unlock);
   $("lock-button").addEventListener("click", () => { localStorage.removeItem(PIN_KEY); $("menu").close(); render(); });
   $("new-game-button").addEventListener("click", openNewGame);
+  $("past-button").addEventListener("click", () => openPast());
+  for (const b of document.querySelectorAll("#past [data-tab]")) b.addEventListener("click", () => showTab(b.dataset.tab));
+  $("sound-toggle").addEventListener("change", (e) => { localStorage.setItem(SOUND_KEY, e.target.checked ? "on" : "off"); if (e.target.checked) beep(660); });
+  $("me-select").addEventListener("change", (e) => { localStorage.setItem(ME_KEY, e.target.value); wasMine = false; });
   $("new-game-form").addEventListener("submit", startGame);
   $("ng-preset").addEventListener("change", seatsFor);
   $("pick-done").addEventListener("click", () => sendPick(pick.chosen.slice()));

@@ -1,0 +1,114 @@
+"""The corner reader: a small convolutional network (vision/data/corner_reader.onnx, trained by
+`python -m vision.training` on many deck designs) that reads the rank and the suit printed in a
+card's index corner, or says there is none. It runs through OpenCV's dnn module, so it needs
+nothing beyond OpenCV (4.6 on the Pi).
+
+Each of a card's two index corners (vision/index.py) is read on its own; the two readings are
+combined as independent evidence (their log-probabilities averaged), and the confidence is the
+combined probability of the rank times that of the suit. The threshold below which a reading
+names no card (`abstain_below`) was calibrated on designs left out of training; it is stored
+beside the model with the list of designs it was trained and calibrated on.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .index import corner_windows
+
+WINDOW_W, WINDOW_H = 32, 64       # one index corner of a READ_SIZE card, as the model sees it
+RANKS = 7                         # int(Rank) 0-5 (nine to ace), then OTHER_RANK
+SUITS = 5                         # Suit.index 0-3 (spades, hearts, clubs, diamonds), then NO_SUIT
+OTHER_RANK, NO_SUIT = 6, 4
+DATA = Path(__file__).resolve().parent / "data"
+MODEL = DATA / "corner_reader.onnx"
+META = DATA / "corner_reader.json"
+
+
+def prepare(windows: np.ndarray) -> np.ndarray:
+    """N x WINDOW_H x WINDOW_W x 3 BGR corners -> the network's input, N x 3 x H x W float32:
+    each colour channel divided by the paper's white (so lamp colour and brightness drop out),
+    centred on grey."""
+    x = windows.astype(np.float32)
+    flat = x.reshape(len(x), -1, 3)
+    k = int(0.9 * flat.shape[1])
+    white = np.partition(flat, k, axis=1)[:, k].reshape(len(x), 1, 1, 3)
+    scaled = np.clip(x / np.maximum(white, 24.0), 0.0, 1.5) - 0.5
+    return np.ascontiguousarray(scaled.transpose(0, 3, 1, 2), dtype=np.float32)
+
+
+def log_softmax(logits: np.ndarray) -> np.ndarray:
+    z = logits - logits.max(axis=-1, keepdims=True)
+    return z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
+
+
+@dataclass(frozen=True)
+class CornerReading:
+    """Probabilities of each rank (RANKS) and suit (SUITS) from both corners together."""
+
+    rank: np.ndarray
+    suit: np.ndarray
+
+    @property
+    def best(self) -> tuple[int, int]:
+        return int(self.rank.argmax()), int(self.suit.argmax())
+
+    @property
+    def names_card(self) -> bool:
+        """Whether the likeliest rank and suit are a pinochle card's."""
+        rank, suit = self.best
+        return rank != OTHER_RANK and suit != NO_SUIT
+
+    @property
+    def confidence(self) -> float:
+        """Probability that the best rank and the best suit are both right."""
+        return float(self.rank.max() * self.suit.max())
+
+    def ranked_cards(self, count: int = 2) -> list[tuple[int, float]]:
+        """The likeliest pinochle cards (index, probability), best first."""
+        p = np.outer(self.suit[:NO_SUIT], self.rank[:OTHER_RANK]).ravel()   # suit * 6 + rank
+        order = np.argsort(p)[::-1][:count]
+        return [(int(i), float(p[i])) for i in order]
+
+
+def combine(logits: np.ndarray) -> CornerReading:
+    """Per-corner logits (N x (RANKS + SUITS)) -> one reading of the card."""
+    rank = log_softmax(log_softmax(logits[:, :RANKS]).mean(axis=0))
+    suit = log_softmax(log_softmax(logits[:, RANKS:]).mean(axis=0))
+    return CornerReading(np.exp(rank), np.exp(suit))
+
+
+class CornerReader:
+    """The network loaded through cv2.dnn, with its calibrated abstain threshold."""
+
+    def __init__(self, model: Path = MODEL, meta: Path = META) -> None:
+        try:
+            self.net = cv2.dnn.readNetFromONNX(str(model))
+            info = json.loads(meta.read_text())
+        except (cv2.error, OSError, ValueError) as exc:
+            raise RuntimeError(f"the corner reader {model} cannot be loaded ({exc}): "
+                               "reinstall, or retrain with `python -m vision.training`") from None
+        self.abstain_below = float(info["abstain_below"])
+
+    def logits(self, windows: np.ndarray) -> np.ndarray:
+        """N x WINDOW_H x WINDOW_W x 3 BGR corners -> N x (RANKS + SUITS) logits."""
+        self.net.setInput(prepare(windows))
+        return np.asarray(self.net.forward(), np.float32).reshape(len(windows), -1)
+
+    def read(self, card: np.ndarray) -> CornerReading:
+        """Both index corners of a READ_SIZE portrait card, read together. (Reading it again
+        cut a few pixels off each way, keeping the surest, named more wrong cards on the
+        calibration decks than it rescued: an unsure card is left to the next frame.)"""
+        return combine(self.logits(corner_windows(card, WINDOW_W, WINDOW_H)))
+
+
+@lru_cache(maxsize=1)
+def corner_reader() -> CornerReader:
+    """The reader of MODEL and META (loaded once)."""
+    return CornerReader(MODEL, META)

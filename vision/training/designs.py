@@ -1,0 +1,191 @@
+"""Card designs to learn corner indices from, each as labelled faces (BGRA, 4 px/mm, the size of
+vision.faces), and the split of designs into train / calibration / evaluation.
+
+A design is one deck's look: the faces of a kdegames deck, of an npm deck, or a deck drawn from
+one font (synth.py). Faces of the 24 pinochle cards are positives; the other faces of a deck
+(2-8, jokers, backs) are negatives that must read as "not a pinochle card". The split is by
+design, never by image, so that calibration and evaluation measure decks the model has not seen.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from table.rules import Rank, Suit
+from vision.corners import NO_SUIT, OTHER_RANK
+from vision.faces import (
+    CARDDECKS,
+    FACE_HEIGHT,
+    FACE_WIDTH,
+    DeckUnusable,
+    cut_out_card,
+    load_deck,
+)
+
+from . import synth
+from .face import Face
+
+SUITS = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
+_KDE_SUIT = {Suit.SPADES: "spade", Suit.HEARTS: "heart", Suit.CLUBS: "club",
+             Suit.DIAMONDS: "diamond"}
+
+# kdegames decks with ordinary corner indices (A K Q J 10 9 and the four French suits). The
+# others have no rank in the corner (oxygen), German suits (xskat-german) or do not render.
+KDE_DECKS = ("svg-ancient-egyptians", "svg-dondorf", "svg-gm-paris", "svg-jolly-royal",
+             "svg-nicu-ornamental", "svg-nicu-white", "svg-penguins", "svg-standard",
+             "svg-tigullio-international")
+# Designs never trained on: calibration sets the abstain threshold, evaluation is the bench.
+CALIBRATION = ("svg-penguins", "svg-nicu-white", "letele")
+EVALUATION = ("svg-dondorf", "svg-gm-paris", "cardsJS")
+SYNTH_DESIGNS = 240            # font-drawn designs (a sixth of the fonts calibrate)
+
+
+@dataclass(frozen=True)
+class Design:
+    name: str
+    source: str                       # package / repository and version, for the manifest
+    split: str                        # "train", "calibration" or "evaluation"
+    load: Callable[[], list[Face]]
+
+
+def cache_dir() -> Path:
+    return Path.home() / ".cache" / "pinochle-train"
+
+
+def _split(name: str) -> str:
+    if name in EVALUATION:
+        return "evaluation"
+    return "calibration" if name in CALIBRATION else "train"
+
+
+def _debian_version(package: str) -> str:
+    try:
+        out = subprocess.run(["dpkg-query", "-W", "-f=${Version}", package],
+                             capture_output=True, text=True, timeout=30)
+        return out.stdout.strip() or "unknown"
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def _fit(card_img: np.ndarray) -> np.ndarray:
+    if card_img.shape[2] == 3:
+        card_img = cv2.cvtColor(card_img, cv2.COLOR_BGR2BGRA)
+    return cv2.resize(card_img, (FACE_WIDTH, FACE_HEIGHT), interpolation=cv2.INTER_AREA)
+
+
+def _render_svg(svg: Path, out: Path, element: str | None = None) -> np.ndarray | None:
+    """A face rendered from an SVG (one element of it, or the whole file) and cut out, cached
+    as PNG; None when it does not render as a card."""
+    if not out.exists():
+        out.parent.mkdir(parents=True, exist_ok=True)
+        args = ["rsvg-convert", "-h", "1056"] if element is None else \
+            ["rsvg-convert", "-i", element, "-z", "3"]
+        proc = subprocess.run([*args, "-o", str(out), str(svg)], capture_output=True,
+                              timeout=120)
+        if proc.returncode != 0 or not out.exists():
+            out.write_bytes(b"")
+    image = cv2.imread(str(out), cv2.IMREAD_UNCHANGED) if out.stat().st_size else None
+    if image is None or image.ndim != 3 or image.shape[2] != 4:
+        return None
+    try:
+        return _fit(cut_out_card(image))
+    except DeckUnusable:
+        return None
+
+
+def _kde_faces(deck: str) -> list[Face]:
+    faces = [Face(img, int(card.rank), card.suit.index)
+             for card, img in load_deck(deck, checked=False).items()]
+    svg = sorted((CARDDECKS / deck).glob("*.svg*"))[0]
+    others = [(f"{n}_{_KDE_SUIT[s]}", OTHER_RANK, s.index) for n in range(2, 9) for s in SUITS]
+    others += [(e, OTHER_RANK, NO_SUIT) for e in ("back", "black_joker", "red_joker", "joker")]
+    for element, rank, suit in others:
+        img = _render_svg(svg, cache_dir() / "kdegames" / deck / f"{element}.png", element)
+        if img is not None:
+            faces.append(Face(img, rank, suit))
+    return faces
+
+
+def _svg_faces(labelled: list[tuple[Path, int, int]], cache: Path) -> list[Face]:
+    """Faces from one SVG file each, (file, rank, suit), rendered into `cache`."""
+    faces = []
+    for svg, rank, suit in labelled:
+        img = _render_svg(svg, cache / f"{svg.stem}.png")
+        if img is not None:
+            faces.append(Face(img, rank, suit))
+    return faces
+
+
+def _cardsjs_faces(root: Path) -> list[Face]:
+    ranks = {"A": Rank.ACE, "K": Rank.KING, "Q": Rank.QUEEN, "J": Rank.JACK, "T": Rank.TEN,
+             "9": Rank.NINE}
+    labelled = []
+    for svg in sorted((root / "dist" / "cards").glob("*.svg")):
+        stem = svg.stem
+        if stem.startswith("10"):   # the same faces as TC, TD, TH, TS
+            continue
+        rank = int(ranks[stem[:-1]]) if stem[:-1] in ranks else OTHER_RANK
+        suit = SUITS.index(Suit.parse(stem[-1])) if stem[-1] in "SHCD" else NO_SUIT
+        labelled.append((svg, rank, suit))
+    return _svg_faces(labelled, cache_dir() / "cardsJS")
+
+
+def _letele_faces(folder: Path) -> list[Face]:
+    """@letele/playing-cards, its React components written out as SVG files (S10, Hq, B1...)."""
+    ranks = {"a": Rank.ACE, "k": Rank.KING, "q": Rank.QUEEN, "j": Rank.JACK, "10": Rank.TEN,
+             "9": Rank.NINE}
+    labelled = []
+    for svg in sorted(folder.glob("*.svg")):
+        head, tail = svg.stem[0], svg.stem[1:].lower()
+        suit = SUITS.index(Suit.parse(head)) if head in "SHCD" else NO_SUIT
+        rank = int(ranks[tail]) if tail in ranks and suit != NO_SUIT else OTHER_RANK
+        labelled.append((svg, rank, suit))
+    return _svg_faces(labelled, cache_dir() / "letele-png")
+
+
+def _npm_dir(package: str) -> Path | None:
+    """Where `npm pack PACKAGE` was unpacked (see gather in __main__), or None."""
+    found = sorted((cache_dir() / "npm").glob(f"{package}-*/package"))
+    return found[-1] if found else None
+
+
+def designs(synth_count: int = SYNTH_DESIGNS) -> list[Design]:
+    """Every design this machine can provide (decks not installed are left out)."""
+    out: list[Design] = []
+    kde_version = _debian_version("kdegames-card-data-kf5")
+    for deck in KDE_DECKS:
+        if (CARDDECKS / deck).is_dir():
+            out.append(Design(deck, f"debian:kdegames-card-data-kf5={kde_version}",
+                              _split(deck), lambda d=deck: _kde_faces(d)))   # type: ignore[misc]
+    cardsjs = _npm_dir("cardsJS")
+    if cardsjs is not None:
+        out.append(Design("cardsJS", f"npm:{cardsjs.parent.name}", _split("cardsJS"),
+                          lambda: _cardsjs_faces(cardsjs)))
+    letele = _npm_dir("letele-playing-cards")
+    if letele is not None and (cache_dir() / "letele").is_dir():
+        out.append(Design("letele", f"npm:{letele.parent.name}", _split("letele"),
+                          lambda: _letele_faces(cache_dir() / "letele")))
+    fonts = synth.font_files()
+    fonts_id = hashlib.sha1("\n".join(str(f) for f in fonts).encode()).hexdigest()[:10]
+    for i in range(synth_count):
+        # A font draws the ranks of calibration designs or of training ones, never both.
+        split = "calibration" if synth.rank_font_number(i, fonts) % 6 == 5 else "train"
+        out.append(Design(f"synth-{i:03d}", f"fonts:{len(fonts)} files ({fonts_id})", split,
+                          lambda i=i: synth.deck(i, fonts)))   # type: ignore[misc]
+    return out
+
+
+def in_split(all_designs: list[Design], split: str) -> Iterator[Design]:
+    return (d for d in all_designs if d.split == split)
+
+
+def pinochle_faces(faces: list[Face]) -> list[Face]:
+    return [f for f in faces if f.card is not None]
+
