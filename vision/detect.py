@@ -435,7 +435,8 @@ def card_outlines(frame: np.ndarray, min_area_share: float = 0.002,
             found.append(quad)
     if edges:
         from .edges import edge_outlines, off_cards  # edges builds on this module
-        found += off_cards(_guarded(edge_outlines, frame, default=[]), found, frame)
+        mine: list[np.ndarray] = _guarded(edge_outlines, frame, default=[])
+        found += _guarded(off_cards, mine, found, frame, default=[])
     return found
 
 

@@ -177,6 +177,8 @@ def off_cards(quads: list[np.ndarray], cards: list[np.ndarray], frame: np.ndarra
     edges in `frame`: such a card is surely one (on a cloth, where a part completed to a card
     from the wrong side, or a card's place printed on the mat, would overlap it); a white
     outline that edges do not bear out (a blob of a busy ground) does not count."""
+    if not quads or not cards:
+        return quads
     scale = min(1.0, WORK_SIDE / max(frame.shape[:2]))
     edges = cv2.Canny(cv2.GaussianBlur(cv2.cvtColor(
         cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA),
