@@ -415,8 +415,11 @@ def as_bgr(frame: np.ndarray) -> np.ndarray:
     raise ValueError(f"a frame is a height x width (x 3 or 4) image, not shape {frame.shape}")
 
 
-def card_outlines(frame: np.ndarray, min_area_share: float = 0.002) -> list[np.ndarray]:
-    """The corners (4x2, frame pixels) of every whole card in a frame (see `as_bgr`)."""
+def card_outlines(frame: np.ndarray, min_area_share: float = 0.002,
+                  edges: bool = False) -> list[np.ndarray]:
+    """The corners (4x2, frame pixels) of every whole card in a frame (see `as_bgr`); with
+    `edges`, also the cards found by their edges on a busy background (vision.edges: a photo,
+    not the table, whose tracker keeps to its own faster path)."""
     frame = as_bgr(frame)
     if min(frame.shape[:2]) < 2:
         return []
@@ -430,6 +433,10 @@ def card_outlines(frame: np.ndarray, min_area_share: float = 0.002) -> list[np.n
         if not any(cv2.pointPolygonTest(q.reshape(-1, 1, 2), middle[0, 0].tolist(), False) >= 0
                    for q in found):
             found.append(quad)
+    if edges:
+        from .edges import edge_outlines, off_cards  # edges builds on this module
+        mine: list[np.ndarray] = _guarded(edge_outlines, frame, default=[])
+        found += _guarded(off_cards, mine, found, frame, default=[])
     return found
 
 
@@ -549,4 +556,5 @@ def find_cards(frame: np.ndarray, deck: DeckProfile | None = None) -> list[Detec
     """Every whole card in a frame of a table (a uint8 BGR, BGRA or grey image), each with its
     corners and reading. Never raises on such a frame; other input is a ValueError."""
     frame = as_bgr(frame)
-    return [Detection(q, identify(straighten(frame, q), deck)) for q in card_outlines(frame)]
+    return [Detection(q, identify(straighten(frame, q), deck))
+            for q in card_outlines(frame, edges=True)]
