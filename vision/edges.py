@@ -18,7 +18,7 @@ import logging
 import cv2
 import numpy as np
 
-from .detect import ASPECT_RANGE, CARD_ASPECT, _guarded, _sides, order_corners
+from .quads import ASPECT_RANGE, CARD_ASPECT, _guarded, _sides, order_corners
 
 log = logging.getLogger(__name__)
 
