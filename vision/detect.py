@@ -13,24 +13,26 @@ No frame makes it raise: a geometric step that fails skips its blob (debug log).
 
 from __future__ import annotations
 
-import logging
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
 
 import cv2
 import numpy as np
 
+from .edges import edge_outlines, off_cards
 from .index import READ_H, READ_W
 from .profile import DeckProfile
+from .quads import (
+    _NEXT,
+    ASPECT_RANGE,
+    CARD_ASPECT,
+    _guarded,
+    _sides,
+    log,
+    order_corners,
+)
 from .reading import Reading, identify
 
-log = logging.getLogger(__name__)
-T = TypeVar("T")
-
-CARD_ASPECT = 63.0 / 88.0
-ASPECT_RANGE = (0.58, 0.86)
 # Frames wider than this are searched at half size. Not 720p: halved, its meld cards lie so
 # close that the gaps between them close.
 WORK_WIDTH = 1280
@@ -151,26 +153,6 @@ def _least_channel(image: np.ndarray) -> np.ndarray:
 
 _KERNEL3 = np.ones((3, 3), np.uint8)
 _KERNEL5 = np.ones((5, 5), np.uint8)
-
-
-_NEXT = np.array([1, 2, 3, 0])
-
-
-def _sides(quad: np.ndarray) -> list[float]:
-    """The lengths of the four sides, each from a corner to the next. (Plain floats: numpy
-    costs more than it saves on four points.)"""
-    pts = quad.reshape(4, 2).tolist()
-    return [math.dist(pts[i], pts[(i + 1) % 4]) for i in range(4)]
-
-
-def order_corners(quad: np.ndarray) -> np.ndarray:
-    """Clockwise (in image coordinates), starting so that the first side is a short one."""
-    pts = quad.reshape(4, 2).tolist()
-    cx, cy = sum(p[0] for p in pts) / 4, sum(p[1] for p in pts) / 4
-    turn = sorted(range(4), key=lambda i: math.atan2(pts[i][1] - cy, pts[i][0] - cx))
-    if math.dist(pts[turn[0]], pts[turn[1]]) > math.dist(pts[turn[1]], pts[turn[2]]):
-        turn = turn[1:] + turn[:1]
-    return np.array([pts[i] for i in turn], np.float32)
 
 
 def _fit_sides(contour: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
@@ -415,8 +397,11 @@ def as_bgr(frame: np.ndarray) -> np.ndarray:
     raise ValueError(f"a frame is a height x width (x 3 or 4) image, not shape {frame.shape}")
 
 
-def card_outlines(frame: np.ndarray, min_area_share: float = 0.002) -> list[np.ndarray]:
-    """The corners (4x2, frame pixels) of every whole card in a frame (see `as_bgr`)."""
+def card_outlines(frame: np.ndarray, min_area_share: float = 0.002,
+                  edges: bool = False) -> list[np.ndarray]:
+    """The corners (4x2, frame pixels) of every whole card in a frame (see `as_bgr`); with
+    `edges`, also the cards found by their edges on a busy background (vision.edges: a photo,
+    not the table, whose tracker keeps to its own faster path)."""
     frame = as_bgr(frame)
     if min(frame.shape[:2]) < 2:
         return []
@@ -430,6 +415,9 @@ def card_outlines(frame: np.ndarray, min_area_share: float = 0.002) -> list[np.n
         if not any(cv2.pointPolygonTest(q.reshape(-1, 1, 2), middle[0, 0].tolist(), False) >= 0
                    for q in found):
             found.append(quad)
+    if edges:
+        mine: list[np.ndarray] = _guarded(edge_outlines, frame, default=[])
+        found += _guarded(off_cards, mine, found, frame, default=[])
     return found
 
 
@@ -504,17 +492,6 @@ def outlines_in_mask(mask: np.ndarray, scale: float, min_area_share: float = 0.0
     return [q for q in out if q is not None and np.isfinite(q).all()]
 
 
-def _guarded(step: Callable[..., T], *args: object, default: T) -> T:
-    """A geometric step on one blob; where OpenCV or the arithmetic fails on an odd shape
-    (a contour that crosses itself, a degenerate hull), that blob is skipped and the debug
-    log says why: one odd blob must not cost the frame."""
-    try:
-        return step(*args)
-    except (cv2.error, ValueError, ZeroDivisionError, FloatingPointError) as exc:
-        log.debug("skipped a blob: %s failed: %s", step.__name__, exc)
-        return default
-
-
 def _card_area(areas: list[float]) -> float:
     """A card's area from those of the card-shaped outlines: the smaller ones (two cards side
     by side also look like a card, a bigger one, and a meld may hold more pairs than the
@@ -549,4 +526,5 @@ def find_cards(frame: np.ndarray, deck: DeckProfile | None = None) -> list[Detec
     """Every whole card in a frame of a table (a uint8 BGR, BGRA or grey image), each with its
     corners and reading. Never raises on such a frame; other input is a ValueError."""
     frame = as_bgr(frame)
-    return [Detection(q, identify(straighten(frame, q), deck)) for q in card_outlines(frame)]
+    return [Detection(q, identify(straighten(frame, q), deck))
+            for q in card_outlines(frame, edges=True)]

@@ -1,0 +1,208 @@
+"""Cards found by their edges, for frames with no one cloth (a photo on a road, a carpet, a
+grain of wood): `edge_outlines(frame) -> list of 4x2 corners`.
+
+A card's white is a region that no edge crosses, bounded by the card's straight sides. So the
+frame's edges (Canny) are drawn, and each region between them that is light, colourless and
+of a card's shape is a card. A card partly under another (a fan) shows only a strip of it, and
+a court card's white may be cut in two by its picture: such a part is completed to a card from
+one of its two longest straight sides, towards the part, when that card holds the part and is
+mostly light (the ground beyond the card's own edge is not). Outlines of one card are kept once
+(`suppress`). The figures below were tuned on rendered busy scenes (vision.busy,
+bench/bench_busy.py), never on photos.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import cv2
+import numpy as np
+
+from .quads import ASPECT_RANGE, CARD_ASPECT, _guarded, _sides, order_corners
+
+log = logging.getLogger(__name__)
+
+WORK_SIDE = 720      # frames are searched with their long side at most this
+CANNY = (60, 180)   # hysteresis thresholds of the edges
+MIN_CARD_SHARE = 0.004   # a card's (or a fan strip's) area, as a share of the frame, at least
+MAX_CARD_SHARE = 0.4
+FILL = 0.9    # a region's hull fills this much of its rectangle (a card's white: nearly all)
+STRIP_FILL = 0.7   # ... or a fan strip's, this much
+HELD = 0.95   # a card completed from a side holds this share of the part shown
+MIN_LIGHT = 0.4   # ... and is at least this light (card white over cards, not ground)
+RING = 0.08   # ... and the region itself at least this much (a court card's frame of white)
+WHITE_SATURATION = 80    # median HSV saturation of a card's white at most
+WHITE_LIGHTER = 1.0      # ... and its median value above the frame's median times this
+SUPPORTED = 0.45  # ... when edges lie under this share of its sides (two of four: a card in a row)
+OVER_CARDS = 0.1   # an outline sharing this much with a card found by its white is not kept
+SAME = 0.15   # outlines whose corners all lie within this share of a short side are one card
+
+
+def edge_regions(gray: np.ndarray) -> np.ndarray:
+    """Labels of the regions between the frame's edges (0 on the edges)."""
+    edges = cv2.Canny(cv2.GaussianBlur(gray, (5, 5), 1.0), *CANNY)
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    _, labels = cv2.connectedComponents(cv2.bitwise_not(edges), connectivity=4)
+    return labels
+
+
+def _region_quad(contour: np.ndarray) -> tuple[np.ndarray, float] | None:
+    """The rectangle round a region (ordered corners) and its short/long ratio, when the
+    region fills it as a card's white (or a fan strip's, cut aslant by the card over it)
+    does."""
+    hull = cv2.convexHull(contour)
+    rect = cv2.minAreaRect(hull)
+    (w, h) = rect[1]
+    ratio = min(w, h) / max(w, h, 1e-6)
+    # the hull: a court card's white may be only a thin frame round its picture
+    fill = FILL if ratio >= ASPECT_RANGE[0] else STRIP_FILL
+    if min(w, h) < 4 or cv2.contourArea(hull) < fill * w * h \
+            or cv2.contourArea(contour) < RING * w * h:
+        return None
+    return order_corners(cv2.boxPoints(rect)), ratio
+
+
+def _is_white(hsv: np.ndarray, mask: np.ndarray, frame_value: float) -> bool:
+    sat, val = hsv[:, :, 1][mask > 0], hsv[:, :, 2][mask > 0]
+    return bool(sat.size) and float(np.median(sat)) <= WHITE_SATURATION \
+        and float(np.median(val)) > max(WHITE_LIGHTER * frame_value, 90)
+
+
+def overlap_share(a: np.ndarray, b: np.ndarray) -> float:
+    """The area two convex outlines share, as a share of the smaller one's."""
+    area, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    smaller = min(cv2.contourArea(a), cv2.contourArea(b))
+    return float(area) / smaller if smaller > 0 else 0.0
+
+
+def edge_outlines(frame: np.ndarray) -> list[np.ndarray]:
+    """Corners (4x2, frame pixels) of the cards found by their edges in a BGR frame."""
+    h, w = frame.shape[:2]
+    if min(h, w) < 16:
+        return []
+    scale = min(1.0, WORK_SIDE / max(h, w))
+    small = frame if scale == 1.0 else cv2.resize(frame, None, fx=scale, fy=scale,
+                                                  interpolation=cv2.INTER_AREA)
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    labels = edge_regions(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
+    frame_value = float(np.median(hsv[:, :, 2]))
+    light = cv2.inRange(hsv, (0, 0, max(WHITE_LIGHTER * frame_value, 90)),
+                        (180, WHITE_SATURATION, 255))
+    size = labels.size
+    counts = np.bincount(labels.ravel())
+    cards: list[np.ndarray] = []
+    for label in np.flatnonzero((counts > MIN_CARD_SHARE * size)
+                                & (counts < MAX_CARD_SHARE * size)):
+        if label == 0:
+            continue
+        quad = _guarded(_region, labels, int(label), hsv, light, frame_value, default=None)
+        if quad is not None:
+            cards.append(quad)
+    kept = suppress(cards)
+    return [((q + 0.5) / scale - 0.5).astype(np.float32) for q in kept]
+
+
+def _region(labels: np.ndarray, label: int, hsv: np.ndarray, light: np.ndarray,
+            frame_value: float) -> np.ndarray | None:
+    """The card whose white is region `label`, or None when it is not a card's white."""
+    ys, xs = np.nonzero(labels == label)
+    x0, y0, x1, y1 = xs.min(), ys.min(), xs.max() + 1, ys.max() + 1
+    # the part may be completed to a card beyond its box: work in a box a card bigger
+    reach = int(max(x1 - x0, y1 - y0) * 1.5)
+    x0, y0 = max(0, x0 - reach), max(0, y0 - reach)
+    x1, y1 = min(labels.shape[1], x1 + reach), min(labels.shape[0], y1 + reach)
+    mask = (labels[y0:y1, x0:x1] == label).astype(np.uint8) * 255
+    if not _is_white(hsv[y0:y1, x0:x1], mask, frame_value):
+        return None
+    # holes (the print inside) belong to the card: take the outer outline only
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return None
+    contour = max(contours, key=cv2.contourArea)
+    found = _region_quad(contour)
+    quad = found[0] if found is not None and ASPECT_RANGE[0] <= found[1] <= ASPECT_RANGE[1] \
+        else _from_side(contour, mask, light[y0:y1, x0:x1])
+    return None if quad is None else quad + np.array([x0, y0], np.float32)
+
+
+def _from_side(contour: np.ndarray, mask: np.ndarray, light: np.ndarray
+               ) -> np.ndarray | None:
+    """A card only part of whose white shows (a strip of a fanned card, a court card's white
+    cut in two by its picture), completed from one of the two longest straight sides of that
+    part: of the cards on such a side, towards the part, that hold the part and are filled
+    enough by it, the one most light (`light`: the card's white and the cards over it, not
+    the ground beyond a card's edge)."""
+    hull = cv2.approxPolyDP(cv2.convexHull(contour), 0.01 * cv2.arcLength(contour, True), True)
+    pts = hull.reshape(-1, 2).astype(np.float32)
+    if len(pts) < 3:
+        return None
+    lengths = np.linalg.norm(np.roll(pts, -1, axis=0) - pts, axis=1)
+    area = float(np.count_nonzero(mask))
+    best, best_light = None, MIN_LIGHT
+    for i in np.argsort(-lengths)[:2].tolist():
+        a, b, side = pts[i], pts[(i + 1) % len(pts)], float(lengths[i])
+        if side < 12:
+            continue
+        along = (b - a) / side
+        # the side as long as the part reaches along it (its ends may be hidden or rounded)
+        reach = (pts - a) @ along
+        a, b = a + along * float(reach.min()), a + along * float(reach.max())
+        side = float(reach.max() - reach.min())
+        normal = np.array([-along[1], along[0]], np.float32)
+        if float(np.dot(pts.mean(axis=0) - a, normal)) < 0:
+            normal = -normal
+        for depth in (side * CARD_ASPECT, side / CARD_ASPECT):   # a long side, or a short one
+            quad = np.array([a, b, b + normal * depth, a + normal * depth], np.float32)
+            inside = np.zeros_like(light)
+            cv2.fillConvexPoly(inside, np.round(quad).astype(np.int32), 255)
+            held = cv2.bitwise_and(cv2.dilate(inside, np.ones((7, 7), np.uint8)), mask)
+            if np.count_nonzero(held) < HELD * area or area < RING * side * depth:
+                continue
+            share = cv2.mean(light, inside)[0] / 255
+            if share > best_light:
+                best, best_light = order_corners(quad), share
+    return best
+
+
+def same_card(a: np.ndarray, b: np.ndarray) -> bool:
+    """Two outlines of one card: every corner of one near a corner of the other (cards
+    fanned over each other are shifted and turned further than this)."""
+    near = SAME * min(_sides(a)[0], _sides(b)[0])
+    return min(float(np.abs(np.roll(b, k, axis=0) - a).max()) for k in range(4)) < near
+
+
+def off_cards(quads: list[np.ndarray], cards: list[np.ndarray], frame: np.ndarray
+              ) -> list[np.ndarray]:
+    """`quads` less those lying over any of `cards` (found by their white) whose sides are
+    edges in `frame`: such a card is surely one (on a cloth, where a part completed to a card
+    from the wrong side, or a card's place printed on the mat, would overlap it); a white
+    outline that edges do not bear out (a blob of a busy ground) does not count."""
+    if not quads or not cards:
+        return quads
+    scale = min(1.0, WORK_SIDE / max(frame.shape[:2]))
+    edges = cv2.Canny(cv2.GaussianBlur(cv2.cvtColor(
+        cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA),
+        cv2.COLOR_BGR2GRAY), (5, 5), 1.0), *CANNY)
+    edges = cv2.dilate(edges, np.ones((5, 5), np.uint8))
+    sure = [c for c in cards if _on_edges(c * scale, edges) >= SUPPORTED]
+    return [q for q in quads
+            if all(_guarded(overlap_share, q, c, default=1.0) < OVER_CARDS for c in sure)]
+
+
+def _on_edges(quad: np.ndarray, edges: np.ndarray) -> float:
+    """The share of points along a quad's sides that lie on `edges`."""
+    t = np.linspace(0.1, 0.9, 24, dtype=np.float32)[:, None]
+    points = np.concatenate([quad[i] + t * (quad[(i + 1) % 4] - quad[i]) for i in range(4)])
+    xs = np.clip(np.round(points[:, 0]).astype(int), 0, edges.shape[1] - 1)
+    ys = np.clip(np.round(points[:, 1]).astype(int), 0, edges.shape[0] - 1)
+    return float((edges[ys, xs] > 0).mean())
+
+
+def suppress(quads: list[np.ndarray], first: list[np.ndarray] | None = None
+             ) -> list[np.ndarray]:
+    """`quads` less those that outline a card already in `first` or an earlier quad."""
+    kept = list(first or [])
+    for quad in quads:
+        if not any(same_card(quad, k) for k in kept):
+            kept.append(quad)
+    return kept[len(first or []):]

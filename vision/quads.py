@@ -1,0 +1,49 @@
+"""Card-shaped quadrilaterals: the geometry `detect` (cards by their white) and `edges` (cards
+by their edges) share, and the guard that keeps one odd blob from costing a frame."""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Callable
+from typing import TypeVar
+
+import cv2
+import numpy as np
+
+log = logging.getLogger("vision.detect")
+T = TypeVar("T")
+
+CARD_ASPECT = 63.0 / 88.0
+ASPECT_RANGE = (0.58, 0.86)
+
+
+_NEXT = np.array([1, 2, 3, 0])
+
+
+def _sides(quad: np.ndarray) -> list[float]:
+    """The lengths of the four sides, each from a corner to the next. (Plain floats: numpy
+    costs more than it saves on four points.)"""
+    pts = quad.reshape(4, 2).tolist()
+    return [math.dist(pts[i], pts[(i + 1) % 4]) for i in range(4)]
+
+
+def order_corners(quad: np.ndarray) -> np.ndarray:
+    """Clockwise (in image coordinates), starting so that the first side is a short one."""
+    pts = quad.reshape(4, 2).tolist()
+    cx, cy = sum(p[0] for p in pts) / 4, sum(p[1] for p in pts) / 4
+    turn = sorted(range(4), key=lambda i: math.atan2(pts[i][1] - cy, pts[i][0] - cx))
+    if math.dist(pts[turn[0]], pts[turn[1]]) > math.dist(pts[turn[1]], pts[turn[2]]):
+        turn = turn[1:] + turn[:1]
+    return np.array([pts[i] for i in turn], np.float32)
+
+
+def _guarded(step: Callable[..., T], *args: object, default: T) -> T:
+    """A geometric step on one blob; where OpenCV or the arithmetic fails on an odd shape
+    (a contour that crosses itself, a degenerate hull), that blob is skipped and the debug
+    log says why: one odd blob must not cost the frame."""
+    try:
+        return step(*args)
+    except (cv2.error, ValueError, ZeroDivisionError, FloatingPointError) as exc:
+        log.debug("skipped a blob: %s failed: %s", step.__name__, exc)
+        return default
