@@ -22,7 +22,7 @@ from firmware_bridge.config import default_wiring
 from vision.mat import mat_layout
 
 ROOT = Path(__file__).resolve().parents[2]
-README = ROOT / "README.md"
+HARDWARE_DOC = ROOT / "docs" / "hardware.md"
 REGENERATE = "run `.venv/bin/python deploy/wiring_diagram.py` and commit deploy/wiring.png"
 
 
@@ -85,8 +85,8 @@ def test_the_mount_height_frames_the_mat(seats: int) -> None:
         assert 1.3 < px_per_mm(lens, height) < 2.0
 
 
-def test_the_readme_gives_the_pictures_heights_and_pins() -> None:
-    text = README.read_text(encoding="utf-8")
+def test_the_hardware_doc_gives_the_pictures_heights_and_pins() -> None:
+    text = HARDWARE_DOC.read_text(encoding="utf-8")
     section = text[text.index("<!-- section:deploy -->"):text.index("<!-- /section:deploy -->")]
     assert "deploy/wiring.png" in section
     for seats, heights in mount_table().items():

@@ -1,4 +1,4 @@
-"""The README's controls section agrees with the code it describes."""
+"""The controls section of docs/hardware.md agrees with the code it describes."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from pathlib import Path
 from firmware_bridge.config import default_wiring
 from firmware_bridge.firmware import wire
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+HARDWARE_DOC = Path(__file__).resolve().parents[2] / "docs" / "hardware.md"
 
 
 def section() -> str:
-    text = README.read_text(encoding="utf-8")
+    text = HARDWARE_DOC.read_text(encoding="utf-8")
     start, end = text.index("<!-- section:controls -->"), text.index("<!-- /section:controls -->")
     return text[start:end]
 
