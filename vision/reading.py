@@ -71,17 +71,14 @@ def read_card(card: np.ndarray, deck: DeckProfile | None = None) -> Reading:
     candidates = tuple((Card.from_index(i), round(p, 4)) for i, p in seen.ranked_cards(2))
     confidence = round(seen.confidence, 4)
     sure = seen.names_card and seen.confidence >= reader.abstain_below
-    if sure and deck is None:
-        return Reading(candidates[0][0], confidence, candidates)
-    # An enrolled or learned deck is the very deck on the table: its own corners are asked
-    # every time, and a sure reading of theirs wins (an odd or smudged index the network has
-    # never seen may look to it like another card's).
-    by_deck = read_with_profile(card, deck or builtin_profile())
-    if by_deck.card is not None:
-        return by_deck
-    if sure:
-        return Reading(candidates[0][0], confidence, candidates)
-    return Reading(None, confidence, candidates)
+    if deck is not None or not sure:
+        # An enrolled or learned deck is the very deck on the table: its own corners are asked
+        # every time, and a sure reading of theirs wins (an odd or smudged index the network
+        # has never seen may look to it like another card's).
+        by_deck = read_with_profile(card, deck or builtin_profile())
+        if by_deck.card is not None:
+            return by_deck
+    return Reading(candidates[0][0] if sure else None, confidence, candidates)
 
 
 def read_with_profile(card: np.ndarray, profile: DeckProfile) -> Reading:
