@@ -12,7 +12,8 @@ or the table's UNDO ("T"); anything else (`99 UNDO TAP`) is counted as unknown a
 HELLO with a resume number far ahead is ignored by the link (see firmware/link.py) and the
 players are told once. So are HELLOs the link refuses: one answering an earlier connection's
 challenge (a replayed message), one answering a challenge never sent (a forgery), one from a
-board whose firmware predates the challenge (flash it again); each is told once a connection.
+board whose firmware predates the challenge (flash it again); each is told once until the board
+links again.
 """
 
 from __future__ import annotations
@@ -74,7 +75,8 @@ class BoardConnection:
         self.seats = seats
         self._far_told = 0
         self._refusals_told = 0
-        self._refusals_said: set[str] = set()   # what was told on this connection
+        self._refusals_said: set[str] = set()   # what was told since the board last linked
+        self._refusals_at_open = 0
         self.on_gesture = on_gesture or (panel.gesture if panel is not None else None)
         self.on_alert = on_alert or (panel.device_alert if panel is not None else None)
         self.clock = clock
@@ -152,8 +154,11 @@ class BoardConnection:
                 try:
                     self._serve(port)
                 except LinkDead:
-                    self._set_status(f"the board on {port} stopped answering; is its firmware "
-                                     "running? (`pinochle-table board-check`)")
+                    refused = self._link.refused if self._link.refusals > self._refusals_at_open \
+                        else None
+                    self._set_status(f"the board on {port} did not link: {refused}" if refused
+                                     else f"the board on {port} stopped answering; is its "
+                                     "firmware running? (`pinochle-table board-check`)")
                 except (OSError, ValueError) as exc:  # SerialException is an OSError
                     what = "was unplugged" if self._linked.is_set() else "is not usable"
                     self._set_status(f"the board on {port} {what}: {exc}")
@@ -180,7 +185,7 @@ class BoardConnection:
                 self.port = port
                 self._link.drop_outbox()  # stale lights; fresh ones follow the handshake
                 self._link.restart(self._ms())
-                self._refusals_said.clear()
+                self._refusals_at_open = self._link.refusals
                 self._lights_sent = None
                 self._buzzes.clear()
             self._set_status(f"shaking hands with the board on {port}")
@@ -219,6 +224,7 @@ class BoardConnection:
         if kind == LINKED:
             first = not self._ever_linked
             self._ever_linked = True
+            self._refusals_said.clear()
             self._linked.set()
             with self._lock:
                 self._lights_sent = None  # the board is told the lights as they should be
@@ -253,7 +259,8 @@ class BoardConnection:
                               "unplug the board and plug it in again.", SOURCE, "device-garbled")
 
     def _tell_refused(self) -> None:
-        """A HELLO the link refused: said once a connection, in the status and to the players."""
+        """A HELLO the link refused: logged, and told to the players once until the board links
+        again (an old board that never links is not told of again and again)."""
         with self._lock:
             count, text = self._link.refusals, self._link.refused
         if count == self._refusals_told or text is None:

@@ -76,3 +76,17 @@ def test_presses_are_checked_against_the_wiring() -> None:
     board._tell_far_resume()
     board._tell_far_resume()
     assert alerts == ["device-garbled"]
+
+
+def test_a_board_with_firmware_before_the_challenge_is_told_once() -> None:
+    alerts: list[tuple[str, str]] = []
+    board = BoardConnection(BoardPlace(port="/nonexistent", usb_id=None),
+                            on_alert=lambda text, src, kind: alerts.append((kind, text)))
+    old = wire.encode(0, HELLO, ["1", "b0a4d001", "1", "-", "pinochle-fw-1.0", "9"])
+    for now in (0, 500, 1000):  # it says HELLO again and again, and never links
+        assert board._link.receive(old, now) == []
+        board._tell_refused()
+    assert not board._link.confirmed and board._link.stats[wire.UNKNOWN_VERSION] == 3
+    assert alerts == [("device-garbled", "The button board's link: the other end speaks "
+                       "handshake version 1, this one 2: put the same program on both (flash "
+                       "the board).")]
