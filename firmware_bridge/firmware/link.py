@@ -65,7 +65,6 @@ class Link:
         self.peer: str | None = None
         self.peer_info: list[str] = []
         self.confirmed = False   # the peer answered our current challenge
-        self.heard = False       # we have heard the peer's HELLO on this connection
         self.stats: dict[str, int] = {}
         self._write = write
         self._resend_ms = resend_ms
@@ -142,7 +141,7 @@ class Link:
             self._last_heard = now
             if seq == 0:
                 self._control(kind, args, now, out)
-            elif self.peer is None or not self.heard or not self.confirmed:
+            elif not self.confirmed:  # only a peer that answered our challenge is heard
                 self._count("before-handshake")
             else:
                 acknowledge = True
@@ -229,7 +228,6 @@ class Link:
         new_challenge = challenge != self.peer_challenge
         self.peer_challenge = challenge
         self.peer_info = args[5:]
-        self.heard = True
         if new_peer or new_challenge:
             self._send_hello(now)  # our answer to its (new) challenge
             if self.confirmed:
@@ -254,7 +252,6 @@ class Link:
         self._old_challenges = (self._old_challenges + [self.challenge])[-OLD_CHALLENGES:]
         self.challenge = self._new_challenge()
         self.confirmed = False
-        self.heard = False
 
     def _new_challenge(self) -> str:
         return "".join(f"{b:02x}" for b in self._random_bytes(CHALLENGE_BYTES))
