@@ -137,10 +137,9 @@ def labelled_paths(deck: GithubDeck, paths: Iterable[str]) -> list[tuple[str, in
     out = []
     for path in paths:
         found = faces.fullmatch(path)
-        if found:
-            named = label(found["rank"], found["suit"])
-            if named is not None:
-                out.append((path, *named))
+        named = label(found["rank"], found["suit"]) if found else None
+        if named is not None:
+            out.append((path, *named))
         elif others is not None and others.fullmatch(path):
             out.append((path, OTHER_RANK, NO_SUIT))
     return out
@@ -258,4 +257,15 @@ DECKS = checked((
                "public domain", _KNOLL, "train"),
     _spatz("Vertical2", "train"),
     _spatz("Vertical4", "train"),
+    GithubDeck("gh-tekeye", "AlexHedley/poker-recording",
+               "b6127ea184654371de086e62c6d7831907332749",
+               r"resources/PlayingCards_4/fronts/(?P<suit>[a-z]+)_(?P<rank>\w+)\.svg",
+               r"resources/PlayingCards_4/(fronts/joker_\w+|backs/\w+|other/blank_card)\.svg",
+               "public domain (repository MIT)", "Tek Eye's SVG playing cards", "train"),
+    # Photographs of a real European four-index deck (the 24 pinochle cards, each in three of
+    # the author's lighting variants); no licence stated, so only ever read from the snapshot.
+    GithubDeck("gh-vosloo-photos", "Vosloo/playing-cards-detection",
+               "d7394f2a6589ebdf59a0977e2a548973d0b0829a",
+               r"out/angle_1/(?P<rank>\w+?)(?P<suit>[CDHS])_(00|11|22)\.jpg", "",
+               "no licence stated", "photographs of a real four-index deck", "evaluation"),
 ))
