@@ -250,6 +250,16 @@ def _spatz(folder: str, split: str) -> GithubDeck:
                       _SPATZ + colours, split)
 
 
+_PYSOL_COMMIT = "6d382152d4c49169022785fcc629ff98b13e04b7"
+
+
+def _pysol(cardset: str, licence: str, lineage: str, split: str) -> GithubDeck:
+    """A PySolFC cardset: faces 01c (ace of clubs) to 13s (king of spades), backs back01..."""
+    return GithubDeck(f"gh-pysol-{cardset}", "shlomif/PySolFC-Cardsets", _PYSOL_COMMIT,
+                      rf"cardset-{cardset}/(?P<rank>\d\d)(?P<suit>[cdhs])\.(gif|png)",
+                      rf"cardset-{cardset}/back\d+\.(gif|png)", licence, lineage, split)
+
+
 DECKS = checked((
     GithubDeck("gh-knoll", "notpeter/Vector-Playing-Cards",
                "72cb5b288ed61251ef344e369446687cd51281a4",
@@ -268,4 +278,10 @@ DECKS = checked((
                "d7394f2a6589ebdf59a0977e2a548973d0b0829a",
                r"out/angle_1/(?P<rank>\w+?)(?P<suit>[CDHS])_(00|11|22)\.jpg", "",
                "no licence stated", "photographs of a real four-index deck", "evaluation"),
+    _pysol("me-uk", "CC0", "Adrian Kennard's me.uk cards", "evaluation"),
+    _pysol("xskat-french-large", "GPL-2.0+", "XSkat's French deck (Gunter Gerhardt)",
+           "train"),
+    _pysol("flying-high", "GPL, pictures CC0", "PySol's aviation deck", "train"),
+    _pysol("greywyvern", "see its COPYRIGHT", "GreyWyvern's photo deck", "train"),
+    _pysol("warwick", "GPL-2.0+", "kpat 2.0's deck by Warwick Allison", "train"),
 ))
