@@ -278,6 +278,12 @@ DECKS = checked((
                "d7394f2a6589ebdf59a0977e2a548973d0b0829a",
                r"out/angle_1/(?P<rank>\w+?)(?P<suit>[CDHS])_(00|11|22)\.jpg", "",
                "no licence stated", "photographs of a real four-index deck", "evaluation"),
+    GithubDeck("gh-ocal-cartoon", "jessicakarpovich/Blackjack",
+               "13604c7f888fac62a4c888079a94045138037269",
+               r"Blackjack/cards/\d+-illustration-of-an?-(?P<rank>\w+)-of-(?P<suit>\w+)"
+               r"-playing-card-pv\.png", "",
+               "public domain (freestockphotos.biz)", "Open Clip Art cartoon deck, jumbo index",
+               "calibration"),
     _pysol("me-uk", "CC0", "Adrian Kennard's me.uk cards", "evaluation"),
     _pysol("xskat-french-large", "GPL-2.0+", "XSkat's French deck (Gunter Gerhardt)",
            "train"),
