@@ -284,6 +284,11 @@ DECKS = checked((
                r"-playing-card-pv\.png", "",
                "public domain (freestockphotos.biz)", "Open Clip Art cartoon deck, jumbo index",
                "calibration"),
+    GithubDeck("gh-kenney", "pythonarcade/arcade", "4edcf7e9d10d8087042cd7597271f17f5cfcb726",
+               r"arcade/resources/assets/images/cards/card(?P<suit>Clubs|Diamonds|Hearts|Spades)"
+               r"(?P<rank>\w+)\.png",
+               r"arcade/resources/assets/images/cards/card(Back_\w+|Joker)\.png",
+               "CC0", "Kenney's playing cards", "calibration"),
     _pysol("me-uk", "CC0", "Adrian Kennard's me.uk cards", "evaluation"),
     _pysol("xskat-french-large", "GPL-2.0+", "XSkat's French deck (Gunter Gerhardt)",
            "train"),
