@@ -131,3 +131,20 @@ def test_the_listed_decks_are_allowed_and_pinned() -> None:
         assert github_decks.refused(deck.name, deck.repo) is None
         assert len(deck.commit) == 40 and deck.split in ("train", "calibration", "evaluation")
         assert deck.repo in deck.source and deck.commit[:12] in deck.source
+
+
+def test_a_photographed_card_is_found_and_straightened_upright() -> None:
+    photo = np.full((900, 1200, 3), (30, 60, 110), np.uint8)          # a brown table
+    card = np.full((352, 252, 3), 245, np.uint8)
+    cv2.putText(card, "K", (10, 45), cv2.FONT_HERSHEY_SIMPLEX, 1.5, (0, 0, 200), 3)
+    turned = cv2.rotate(card, cv2.ROTATE_90_CLOCKWISE)                # lying sideways
+    photo[300:300 + 252, 400:400 + 352] = turned
+    face = github_decks.straightened(photo)
+    assert face is not None and face.shape == (352, 252, 4)
+    red = (face[:, :, 2] > 150) & (face[:, :, 1] < 80)
+    ys, xs = np.nonzero(red)
+    # The red K is near one short side's corner: upright (top left) or upside down (bottom right).
+    near_top_left = ys.mean() < 80 and xs.mean() < 80
+    near_bottom_right = ys.mean() > 352 - 80 and xs.mean() > 252 - 80
+    assert near_top_left or near_bottom_right
+    assert github_decks.straightened(np.full((600, 800, 3), (30, 60, 110), np.uint8)) is None

@@ -25,7 +25,9 @@ import numpy as np
 
 from table.rules import Rank, Suit
 from vision.corners import NO_SUIT, OTHER_RANK
-from vision.faces import DeckUnusable
+from vision.detect import card_outlines, straighten
+from vision.faces import FACE_HEIGHT, FACE_WIDTH, DeckUnusable
+from vision.quads import order_corners
 
 from .face import Face
 
@@ -64,6 +66,7 @@ class GithubDeck:
     lineage: str        # where the artwork comes from (decks copying one artwork count once)
     split: str          # "train", "calibration" or "evaluation"
     white_page: bool = False   # faces drawn on a transparent card-sized page: put white under
+    photo: bool = False        # photographs of a card on a table: find it and straighten it
 
     @property
     def source(self) -> str:
@@ -174,6 +177,21 @@ def on_white(image: np.ndarray) -> np.ndarray:
     return np.dstack([bgr.astype(np.uint8), np.full(image.shape[:2], 255, np.uint8)])
 
 
+def straightened(photo: np.ndarray, longest: int = 1600) -> np.ndarray | None:
+    """The largest card in a photograph, straightened upright (or upside down) to the canonical
+    face size, opaque BGRA; None when no card outline is found."""
+    bgr = np.ascontiguousarray(photo[:, :, :3])
+    shrink = longest / max(bgr.shape[:2])
+    if shrink < 1:
+        bgr = cv2.resize(bgr, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+    quads = card_outlines(bgr, edges=True)
+    if not quads:
+        return None
+    quad = max(quads, key=lambda q: float(cv2.contourArea(q.reshape(-1, 1, 2).astype(np.float32))))
+    card = straighten(bgr, order_corners(quad), (FACE_WIDTH, FACE_HEIGHT))
+    return cv2.cvtColor(card, cv2.COLOR_BGR2BGRA)
+
+
 def load_faces(deck: GithubDeck, fit: Callable[[np.ndarray], np.ndarray | None],
                cache: Path, root: Path | None = None) -> list[Face]:
     """Every labelled face of `deck`, fitted to the canonical face size by `fit` (None drops a
@@ -196,6 +214,8 @@ def load_faces(deck: GithubDeck, fit: Callable[[np.ndarray], np.ndarray | None],
             image = _decode(_git(git_dir, "show", f"{deck.commit}:{path}"), path, cache)
             if image is not None and deck.white_page:
                 image = on_white(image)
+            if image is not None and deck.photo:
+                image = straightened(image)
             face = fit(image) if image is not None else None
             if face is not None:
                 cv2.imwrite(str(cache / f"face-{i:03d}-r{rank}-s{suit}.png"), face)
@@ -289,6 +309,12 @@ DECKS = checked((
                r"(?P<rank>\w+)\.png",
                r"arcade/resources/assets/images/cards/card(Back_\w+|Joker)\.png",
                "CC0", "Kenney's playing cards", "calibration"),
+    # Phone photographs of a real standard-index poker deck on a wooden table (52 cards).
+    GithubDeck("gh-eeproject-photos", "rd-pong/EE326-Project-Playing-Card-Recognition",
+               "5f8fe8412762e5bf30198d73fa679debc2469666",
+               r"training/(?P<rank>[0-9AJQK]+)(?P<suit>clubs|diamonds|hearts|spades)\.jpg", "",
+               "no licence stated", "photographs of a real standard-index deck", "evaluation",
+               photo=True),
     _pysol("me-uk", "CC0", "Adrian Kennard's me.uk cards", "evaluation"),
     _pysol("xskat-french-large", "GPL-2.0+", "XSkat's French deck (Gunter Gerhardt)",
            "train"),
