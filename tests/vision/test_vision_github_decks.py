@@ -3,6 +3,7 @@ here with git (no network) becomes correctly labelled faces, and reserved materi
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 from pathlib import Path
 
@@ -148,3 +149,15 @@ def test_a_photographed_card_is_found_and_straightened_upright() -> None:
     near_bottom_right = ys.mean() > 352 - 80 and xs.mean() > 252 - 80
     assert near_top_left or near_bottom_right
     assert github_decks.straightened(np.full((600, 800, 3), (30, 60, 110), np.uint8)) is None
+
+
+def test_a_changed_deck_entry_renders_its_faces_again(tmp_path: Path) -> None:
+    files = {"faces/ace_of_spades.png": _card_png("A", (0, 0, 0)),
+             "faces/king_of_hearts.png": _card_png("K", (0, 0, 200))}
+    commit = _fake_snapshot(tmp_path, "someone/fake-cards", files)
+    deck = _fake_deck(commit)
+    mirror, cache = tmp_path / "mirror", tmp_path / "cache"
+    assert len(github_decks.load_faces(deck, lambda i: i, cache, mirror)) == 2
+    only_aces = dataclasses.replace(deck, faces=r"faces/(?P<rank>ace)_of_(?P<suit>\w+)\.png")
+    faces = github_decks.load_faces(only_aces, lambda i: i, cache, mirror)
+    assert [str(f.card) for f in faces] == [str(Card.parse("AS"))]

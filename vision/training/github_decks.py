@@ -197,6 +197,10 @@ def load_faces(deck: GithubDeck, fit: Callable[[np.ndarray], np.ndarray | None],
     """Every labelled face of `deck`, fitted to the canonical face size by `fit` (None drops a
     face) and cached as PNG under `cache`. Raises SnapshotMissing, or DeckUnusable when the
     snapshot lacks the pinned commit or holds no pinochle face."""
+    spec = repr((deck.repo, deck.commit, deck.faces, deck.others, deck.white_page, deck.photo))
+    if (cache / "deck.txt").exists() and (cache / "deck.txt").read_text() != spec:
+        for old in cache.glob("face-*.png"):   # made from another version of this deck's entry
+            old.unlink()
     cached = sorted(cache.glob("face-*.png"))
     if not cached:
         git_dir = snapshot(deck.repo, root)
@@ -210,6 +214,7 @@ def load_faces(deck: GithubDeck, fit: Callable[[np.ndarray], np.ndarray | None],
         if not any(rank != OTHER_RANK and suit != NO_SUIT for _, rank, suit in labelled):
             raise DeckUnusable(f"{deck.name}: no pinochle face in {deck.repo}@{deck.commit}")
         cache.mkdir(parents=True, exist_ok=True)
+        (cache / "deck.txt").write_text(spec)
         for i, (path, rank, suit) in enumerate(labelled):
             image = _decode(_git(git_dir, "show", f"{deck.commit}:{path}"), path, cache)
             if image is not None and deck.white_page:
@@ -292,11 +297,12 @@ DECKS = checked((
                r"resources/PlayingCards_4/fronts/(?P<suit>[a-z]+)_(?P<rank>\w+)\.svg",
                r"resources/PlayingCards_4/(fronts/joker_\w+|backs/\w+|other/blank_card)\.svg",
                "public domain (repository MIT)", "Tek Eye's SVG playing cards", "train"),
-    # Photographs of a real European four-index deck (the 24 pinochle cards, each in three of
-    # the author's lighting variants); no licence stated, so only ever read from the snapshot.
+    # Photographs of a real European four-index deck (the 24 pinochle cards; the author's
+    # recoloured variants _11, _22 are left out: the camera model does its own lamp colours).
+    # No licence stated, so only ever read from the snapshot.
     GithubDeck("gh-vosloo-photos", "Vosloo/playing-cards-detection",
                "d7394f2a6589ebdf59a0977e2a548973d0b0829a",
-               r"out/angle_1/(?P<rank>\w+?)(?P<suit>[CDHS])_(00|11|22)\.jpg", "",
+               r"out/angle_1/(?P<rank>\w+?)(?P<suit>[CDHS])_00\.jpg", "",
                "no licence stated", "photographs of a real four-index deck", "evaluation"),
     GithubDeck("gh-ocal-cartoon", "jessicakarpovich/Blackjack",
                "13604c7f888fac62a4c888079a94045138037269",
