@@ -161,3 +161,15 @@ def test_a_changed_deck_entry_renders_its_faces_again(tmp_path: Path) -> None:
     only_aces = dataclasses.replace(deck, faces=r"faces/(?P<rank>ace)_of_(?P<suit>\w+)\.png")
     faces = github_decks.load_faces(only_aces, lambda i: i, cache, mirror)
     assert [str(f.card) for f in faces] == [str(Card.parse("AS"))]
+
+
+def test_the_design_list_refuses_reserved_material(monkeypatch: pytest.MonkeyPatch,
+                                                   tmp_path: Path) -> None:
+    from vision.training import designs
+
+    reserved = GithubDeck("gh-std", "younestouati/playing-cards-standard-deck", "0" * 40,
+                          r"(?P<rank>\w)(?P<suit>\w)\.png", "", "", "", "evaluation")
+    monkeypatch.setattr(github_decks, "DECKS", (reserved,))
+    monkeypatch.setattr(github_decks, "available", lambda deck, cache, root=None: True)
+    with pytest.raises(ValueError, match="reserved"):
+        designs.designs(0)

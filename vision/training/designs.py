@@ -42,6 +42,7 @@ KDE_DECKS = ("svg-ancient-egyptians", "svg-dondorf", "svg-gm-paris", "svg-jolly-
              "svg-nicu-ornamental", "svg-nicu-white", "svg-penguins", "svg-standard",
              "svg-tigullio-international")
 # Designs never trained on: calibration sets the abstain threshold, evaluation is the bench.
+# (Decks from GitHub carry their own split: github_decks.DECKS.)
 CALIBRATION = ("svg-penguins", "svg-nicu-white", "letele")
 EVALUATION = ("svg-dondorf", "svg-gm-paris", "cardsJS")
 SYNTH_DESIGNS = 240            # font-drawn designs (a sixth of the fonts calibrate)
@@ -191,6 +192,10 @@ def designs(synth_count: int = SYNTH_DESIGNS) -> list[Design]:
         if github_decks.available(gh, _github_cache(gh)):
             out.append(Design(gh.name, gh.source, gh.split,
                               lambda d=gh: _github_faces(d)))   # type: ignore[misc]
+    for design in out:   # reserved for the independent check, whatever route brought them
+        why = github_decks.refused(design.name, design.source)
+        if why:
+            raise ValueError(f"design list: {why}")
     fonts = synth.font_files()
     fonts_id = hashlib.sha1("\n".join(str(f) for f in fonts).encode()).hexdigest()[:10]
     for i in range(synth_count):
