@@ -91,7 +91,7 @@ def snapshot(repo: str, root: Path | None = None) -> Path:
 
 def available(deck: GithubDeck, cache: Path, root: Path | None = None) -> bool:
     """Whether the deck's faces are in `cache` or its snapshot is here."""
-    if any(cache.glob("face-*.png")):
+    if (cache / "deck.txt").exists():
         return True
     try:
         snapshot(deck.repo, root)
@@ -151,8 +151,8 @@ def labelled_paths(deck: GithubDeck, paths: Iterable[str]) -> list[tuple[str, in
 def _decode(data: bytes, path: str, cache: Path) -> np.ndarray | None:
     """A BGRA picture from a PNG/JPG blob, or from an SVG rendered with rsvg-convert."""
     if path.lower().endswith((".svg", ".svgz")):
-        svg = cache / "svg" / Path(path).name
-        png = cache / "svg" / f"{Path(path).stem}.png"
+        flat = path.replace("/", "_")
+        svg, png = cache / "svg" / flat, cache / "svg" / f"{flat}.png"
         if not png.exists():
             svg.parent.mkdir(parents=True, exist_ok=True)
             svg.write_bytes(data)
@@ -198,11 +198,10 @@ def load_faces(deck: GithubDeck, fit: Callable[[np.ndarray], np.ndarray | None],
     face) and cached as PNG under `cache`. Raises SnapshotMissing, or DeckUnusable when the
     snapshot lacks the pinned commit or holds no pinochle face."""
     spec = repr((deck.repo, deck.commit, deck.faces, deck.others, deck.white_page, deck.photo))
-    if (cache / "deck.txt").exists() and (cache / "deck.txt").read_text() != spec:
-        for old in cache.glob("face-*.png"):   # made from another version of this deck's entry
+    done = cache / "deck.txt"   # written once every face is made, naming the entry made from
+    if not (done.exists() and done.read_text() == spec):
+        for old in cache.glob("face-*.png"):   # half made, or from another version of the entry
             old.unlink()
-    cached = sorted(cache.glob("face-*.png"))
-    if not cached:
         git_dir = snapshot(deck.repo, root)
         try:
             _git(git_dir, "cat-file", "-e", f"{deck.commit}^{{commit}}")
@@ -214,7 +213,6 @@ def load_faces(deck: GithubDeck, fit: Callable[[np.ndarray], np.ndarray | None],
         if not any(rank != OTHER_RANK and suit != NO_SUIT for _, rank, suit in labelled):
             raise DeckUnusable(f"{deck.name}: no pinochle face in {deck.repo}@{deck.commit}")
         cache.mkdir(parents=True, exist_ok=True)
-        (cache / "deck.txt").write_text(spec)
         for i, (path, rank, suit) in enumerate(labelled):
             image = _decode(_git(git_dir, "show", f"{deck.commit}:{path}"), path, cache)
             if image is not None and deck.white_page:
@@ -224,9 +222,9 @@ def load_faces(deck: GithubDeck, fit: Callable[[np.ndarray], np.ndarray | None],
             face = fit(image) if image is not None else None
             if face is not None:
                 cv2.imwrite(str(cache / f"face-{i:03d}-r{rank}-s{suit}.png"), face)
-        cached = sorted(cache.glob("face-*.png"))
+        done.write_text(spec)
     faces = []
-    for png in cached:
+    for png in sorted(cache.glob("face-*.png")):
         parts = png.stem.split("-")
         image = cv2.imread(str(png), cv2.IMREAD_UNCHANGED)
         if image is not None:
@@ -315,7 +313,8 @@ DECKS = checked((
                r"(?P<rank>\w+)\.png",
                r"arcade/resources/assets/images/cards/card(Back_\w+|Joker)\.png",
                "CC0", "Kenney's playing cards", "calibration"),
-    # Phone photographs of a real standard-index poker deck on a wooden table (52 cards).
+    # Phone photographs of a real standard-index poker deck (United States Playing Card Co.; not
+    # the jumbo-index Bicycle of the measurement photos) on a wooden table: 30 of the 52 found.
     GithubDeck("gh-eeproject-photos", "rd-pong/EE326-Project-Playing-Card-Recognition",
                "5f8fe8412762e5bf30198d73fa679debc2469666",
                r"training/(?P<rank>[0-9AJQK]+)(?P<suit>clubs|diamonds|hearts|spades)\.jpg", "",
