@@ -295,13 +295,13 @@ DECKS = checked((
                r"resources/PlayingCards_4/fronts/(?P<suit>[a-z]+)_(?P<rank>\w+)\.svg",
                r"resources/PlayingCards_4/(fronts/joker_\w+|backs/\w+|other/blank_card)\.svg",
                "public domain (repository MIT)", "Tek Eye's SVG playing cards", "train"),
-    # Photographs of a real European four-index deck (the 24 pinochle cards; the author's
+    # Photographs of a real Piatnik four-index deck (the 24 pinochle cards; the author's
     # recoloured variants _11, _22 are left out: the camera model does its own lamp colours).
     # No licence stated, so only ever read from the snapshot.
     GithubDeck("gh-vosloo-photos", "Vosloo/playing-cards-detection",
                "d7394f2a6589ebdf59a0977e2a548973d0b0829a",
                r"out/angle_1/(?P<rank>\w+?)(?P<suit>[CDHS])_00\.jpg", "",
-               "no licence stated", "photographs of a real four-index deck", "evaluation"),
+               "no licence stated", "photographs of a real four-index deck", "calibration"),
     GithubDeck("gh-ocal-cartoon", "jessicakarpovich/Blackjack",
                "13604c7f888fac62a4c888079a94045138037269",
                r"Blackjack/cards/\d+-illustration-of-an?-(?P<rank>\w+)-of-(?P<suit>\w+)"
