@@ -296,6 +296,7 @@ class RunningTable:
 
         controls, server, feed = self.controls, self.server, self.feed
         assert self.session is not None and server is not None and feed is not None
+        assert self.scene is not None
         phone = Phone(f"http://127.0.0.1:{server.port}", self.pin)
         presser = PinPresser(self.factory, self.wiring) \
             if self.hardware.gpio == "mock" and controls and controls.gpio is not None \

@@ -7,7 +7,6 @@ import queue
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
 
 from table.alerts import Alert
 from table.rules import (
@@ -20,7 +19,7 @@ from table.rules import (
     MeldShown,
     TrumpNamed,
 )
-from table.session import Outcome, Session
+from table.session import Notice, Outcome, Session
 
 WAIT_S = 20.0        # seconds to wait for a button press or a phone request to be answered
 BACKLOG = 64         # outcomes kept that came before they were awaited
@@ -34,7 +33,7 @@ class Stopped(Exception):
     """The table is shutting down."""
 
 
-def move_key(event: Event, loose: bool = False) -> tuple[Any, ...]:
+def move_key(event: Event, loose: bool = False) -> tuple[object, ...]:
     """What identifies a move, whoever reported it (cards of a play are checked apart);
     `loose`: only who showed something, not which cards (the camera may misread them)."""
     name = type(event).__name__
@@ -64,7 +63,7 @@ class TableAnswers:
     def __init__(self, session: Session, on_alert: Callable[[Alert], object]) -> None:
         self.on_alert = on_alert
         self.stopping = threading.Event()
-        self._notices: queue.Queue[Any] = queue.Queue()
+        self._notices: queue.Queue[Notice] = queue.Queue()
         self._unsubscribe = session.subscribe(self._notices)
         self._backlog: list[Outcome] = []  # outcomes that came before they were awaited
 

@@ -14,11 +14,11 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from table.rules import Card
+from vision.simulator import Laid, MatScene
 
 from ..camera import CameraFeed
 
@@ -61,19 +61,19 @@ class SimulatedCamera:
     """Photographs `scene` into `feed`, one frame per `frame()`; `on_still(card, seat, time)`
     is told when a card laid with `watch` has come to rest (the benchmark's start)."""
 
-    def __init__(self, scene: Any, feed: CameraFeed, pacing: Pacing) -> None:
-        self.scene = scene               # vision.simulator.MatScene
+    def __init__(self, scene: MatScene, feed: CameraFeed, pacing: Pacing) -> None:
+        self.scene = scene
         self.feed = feed
         self.pacing = pacing
         self.frames = 0
         self.on_still: Callable[[Card, int, float], object] | None = None
-        self._watch_still: list[tuple[Any, int]] = []
+        self._watch_still: list[tuple[Laid, int]] = []
         self._darkroom = ThreadPoolExecutor(1, thread_name_prefix="sim-camera",
                                             initializer=_behind_the_table)
         self._developing: Future[np.ndarray] | None = None
 
-    def watch(self, item: Any, seat: int) -> None:
-        """Tell `on_still` when this laid card (a scene item) comes to rest."""
+    def watch(self, item: Laid, seat: int) -> None:
+        """Tell `on_still` when this laid card comes to rest."""
         self._watch_still.append((item, seat))
 
     def frame(self) -> None:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from firmware_bridge.language import BID, PASS, taps_to_bid
+from firmware_bridge.presser import PinPresser
+from firmware_bridge.simboard import SimulatedBoard
 from table.rules import (
     ALL_SUITS,
     BidMade,
@@ -24,7 +24,8 @@ class Fingers:
     """Presses a seat's buttons: on mock GPIO pins (`presser`) or the simulated board; even
     seats use the pins and odd seats the board when both are there; with neither, the phone."""
 
-    def __init__(self, presser: Any, board: Any, phone: Phone) -> None:
+    def __init__(self, presser: PinPresser | None, board: SimulatedBoard | None,
+                 phone: Phone) -> None:
         self.presser = presser
         self.board = board
         self.phone = phone
@@ -37,10 +38,12 @@ class Fingers:
         return "web"
 
     def press(self, seat: int, button: str, hold: bool = False) -> None:
-        if self.channel(seat) == "gpio":
+        if self.presser is not None and self.channel(seat) == "gpio":
             self.presser.press(seat, button, hold=hold)
-        else:
+        elif self.board is not None:
             self.board.press(seat, button, hold=hold)
+        else:
+            raise PlayersStuck(f"seat {seat} has no button to press {button} on")
 
     def speak(self, event: Event, game: Game) -> None:
         """Say `event` (a bid, pass, push, trump or concession) the way this seat can."""

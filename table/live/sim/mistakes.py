@@ -6,7 +6,6 @@ bumped camera (found, recalibrated)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import cv2
 import numpy as np
@@ -14,6 +13,7 @@ import numpy as np
 from table.alerts import Alert
 from table.rules import Card, CardPlayed, Game, Passed, legal_plays
 from table.session import Session
+from vision.simulator import MatScene
 
 from ..phone import PhoneError
 from .answers import TableAnswers
@@ -37,12 +37,12 @@ class Mistake:
 class DeliberateMistakes:
     """Makes each mistake once (none when not `on`), listing them in `made`."""
 
-    def __init__(self, on: bool, made: list[Mistake], session: Session, scene: Any,
+    def __init__(self, on: bool, made: list[Mistake], session: Session, scene: MatScene,
                  camera: SimulatedCamera, answers: TableAnswers, fingers: Fingers) -> None:
         self.on = on
         self.made = made
         self.session = session
-        self.scene = scene               # vision.simulator.MatScene
+        self.scene = scene
         self.camera = camera
         self.answers = answers
         self.fingers = fingers

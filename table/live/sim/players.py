@@ -49,6 +49,7 @@ from table.rules import (
     TrumpNamed,
 )
 from table.session import Outcome, Session
+from vision.simulator import Laid, MatScene
 
 from ..camera import CameraFeed
 from ..phone import Phone
@@ -78,7 +79,7 @@ class SimulatedPlayers:
 
     session: Session
     feed: CameraFeed
-    scene: Any                       # vision.simulator.MatScene
+    scene: MatScene
     fingers: Fingers
     phone: Phone
     seed: int = 1
@@ -286,7 +287,7 @@ class SimulatedPlayers:
         self.scene.clear("kitty")
         self._laid.clear()
 
-    def _lay(self, cards: tuple[Card, ...], seat: int | None, area: str) -> list[Any]:
+    def _lay(self, cards: tuple[Card, ...], seat: int | None, area: str) -> list[Laid]:
         self.pacing.think()
         placed = [self.scene.place(card, seat, area) for card in cards]
         self._laid[(area, seat)] = list(cards)
