@@ -10,16 +10,18 @@ from __future__ import annotations
 from typing import Final
 
 from .cards import Card
+from .values import Value
 
 
-class Auction:
+class Auction(Value):
     """The bids of one hand, in the order spoken: `(seat, amount)`, amount None for a pass.
 
     `rounds` counts the complete rounds of bidding and `revealed` the kitty cards turned up
     between them (003's kitty-revealing auction). Immutable: `with_bid` and `with_revealed`
     return new values."""
 
-    __slots__ = ("bids", "rounds", "revealed")
+    FIELDS = ("bids", "rounds", "revealed")
+    __slots__ = FIELDS
 
     def __init__(
         self,
@@ -72,21 +74,6 @@ class Auction:
 
     def with_revealed(self, revealed: tuple[Card, ...]) -> Auction:
         return Auction(self.bids, self.rounds, revealed)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Auction):
-            return NotImplemented
-        return (
-            self.bids == other.bids
-            and self.rounds == other.rounds
-            and self.revealed == other.revealed
-        )
-
-    def __hash__(self) -> int:
-        return hash((self.bids, self.rounds, self.revealed))
-
-    def __repr__(self) -> str:
-        return f"Auction(bids={self.bids!r}, rounds={self.rounds!r}, revealed={self.revealed!r})"
 
 
 NO_BIDS: Final = Auction()

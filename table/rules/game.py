@@ -737,7 +737,7 @@ class Game:
                 err = f"the opening bid must be the minimum, {forced}"
         if err is not None:
             raise self._refuse(f"{self.name(e.seat)} cannot bid {e.amount}: {err}")
-        return self._with_auction(self.auction.with_bid(e.seat, e.amount))._after_speech(e.seat)
+        return self._after_speech(e.seat, self.auction.with_bid(e.seat, e.amount))
 
     def _on_pass(self, e: Passed) -> Game:
         if self.phase is not Phase.AUCTION:
@@ -746,24 +746,26 @@ class Game:
         forced = self.must_bid(e.seat)
         if forced is not None:
             raise self._refuse(f"{self.name(e.seat)} may not pass: must bid at least {forced}")
-        return self._with_auction(self.auction.with_bid(e.seat, None))._after_speech(e.seat)
+        return self._after_speech(e.seat, self.auction.with_bid(e.seat, None))
 
-    def _after_speech(self, seat: int) -> Game:
+    def _after_speech(self, seat: int, auction: Auction) -> Game:
+        """The turn after `seat` has spoken, or the end of the auction (`auction` has the
+        bid or pass)."""
         r = self.rules
-        auction = self.auction
         passed = auction.passed
         high_bidder = auction.high_bidder
         live = [s for s in self.active if s not in passed]
         if r.single_round:
             if len(auction.spoke) < len(self.active):
-                return self._to_turn(self._next_active(seat))
+                return Game(self.standing, self.hand.replace(turn=self._next_active(seat),
+                                                             auction=auction))
             if high_bidder is None:
-                return self._all_passed()
-            return self._auction_won()
+                return self._with_auction(auction)._all_passed()
+            return self._with_auction(auction)._auction_won()
         if high_bidder is not None and live == [high_bidder]:
-            return self._auction_won()
+            return self._with_auction(auction)._auction_won()
         if not live:
-            return self._all_passed()
+            return self._with_auction(auction)._all_passed()
         nxt = self._next_active(seat)
         while nxt in passed:
             nxt = self._next_active(nxt)

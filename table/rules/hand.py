@@ -17,14 +17,16 @@ from .phase import Phase
 from .reneges import Play, Renege
 from .scoring import HandResult
 from .seats import active_seats
-from .standing import KEEP, Keep, Standing, value_repr
+from .standing import Standing
+from .values import KEEP, Keep, Value
 
 
-class Contract:
+class Contract(Value):
     """What the auction settled and the declarer's choices after it: the bid, trump, the kitty
     taken, the bury and the partners' passes."""
 
-    __slots__ = ("declarer", "bid", "trump", "kitty_shown", "buried", "bury_done", "passes")
+    FIELDS = ("declarer", "bid", "trump", "kitty_shown", "buried", "bury_done", "passes")
+    __slots__ = FIELDS
 
     def __init__(
         self,
@@ -66,35 +68,12 @@ class Contract:
             self.passes if passes is KEEP else passes,
         )
 
-    def _key(self) -> tuple[object, ...]:
-        return (
-            self.declarer,
-            self.bid,
-            self.trump,
-            self.kitty_shown,
-            self.buried,
-            self.bury_done,
-            self.passes,
-        )
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Contract):
-            return NotImplemented
-        return self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __repr__(self) -> str:
-        return value_repr(
-            self, ("declarer", "bid", "trump", "kitty_shown", "buried", "bury_done", "passes")
-        )
-
-
-class Melds:
+class Melds(Value):
     """The meld each seat has shown: its score and the cards laid on the table."""
 
-    __slots__ = ("shown", "cards")
+    FIELDS = ("shown", "cards")
+    __slots__ = FIELDS
 
     def __init__(
         self,
@@ -120,26 +99,12 @@ class Melds:
         """This melds with the fields given changed."""
         return Melds(self.shown if shown is KEEP else shown, self.cards if cards is KEEP else cards)
 
-    def _key(self) -> tuple[object, ...]:
-        return (self.shown, self.cards)
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Melds):
-            return NotImplemented
-        return self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __repr__(self) -> str:
-        return value_repr(self, ("shown", "cards"))
-
-
-class TrickPlay:
+class TrickPlay(Value):
     """The play of the cards: the trick on the table, the tricks gathered and what each seat
     took, every card played (for the renege proofs) and the two-handed discard piles."""
 
-    __slots__ = (
+    FIELDS = (
         "trick",
         "trick_full",
         "tricks",
@@ -150,6 +115,7 @@ class TrickPlay:
         "reneges",
         "discards",
     )
+    __slots__ = FIELDS
 
     def __init__(
         self,
@@ -204,49 +170,12 @@ class TrickPlay:
             self.discards if discards is KEEP else discards,
         )
 
-    def _key(self) -> tuple[object, ...]:
-        return (
-            self.trick,
-            self.trick_full,
-            self.tricks,
-            self.taken,
-            self.counters,
-            self.won_tricks,
-            self.plays,
-            self.reneges,
-            self.discards,
-        )
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, TrickPlay):
-            return NotImplemented
-        return self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __repr__(self) -> str:
-        return value_repr(
-            self,
-            (
-                "trick",
-                "trick_full",
-                "tricks",
-                "taken",
-                "counters",
-                "won_tricks",
-                "plays",
-                "reneges",
-                "discards",
-            ),
-        )
-
-
-class Hand:
+class Hand(Value):
     """The hand in progress: the phase and whose turn, the cards where known, and its parts
     (auction, contract, meld, play), with the standing it was dealt from and its moves."""
 
-    __slots__ = (
+    FIELDS = (
         "phase",
         "turn",
         "active",
@@ -261,6 +190,7 @@ class Hand:
         "result",
         "events",
     )
+    __slots__ = FIELDS
 
     def __init__(
         self,
@@ -366,51 +296,6 @@ class Hand:
             self.conceded if conceded is KEEP else conceded,
             self.result if result is KEEP else result,
             self.events if events is KEEP else events,
-        )
-
-    def _key(self) -> tuple[object, ...]:
-        return (
-            self.phase,
-            self.turn,
-            self.active,
-            self.hands,
-            self.kitty,
-            self.opening,
-            self.auction,
-            self.contract,
-            self.melds,
-            self.play,
-            self.conceded,
-            self.result,
-            self.events,
-        )
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Hand):
-            return NotImplemented
-        return self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __repr__(self) -> str:
-        return value_repr(
-            self,
-            (
-                "phase",
-                "turn",
-                "active",
-                "hands",
-                "kitty",
-                "opening",
-                "auction",
-                "contract",
-                "melds",
-                "play",
-                "conceded",
-                "result",
-                "events",
-            ),
         )
 
 

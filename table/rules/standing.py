@@ -7,28 +7,19 @@ standing and its moves.
 
 from __future__ import annotations
 
-import enum
 from typing import Final
 
 from .scoring import HandResult
+from .values import KEEP, Keep, Value
 from .variants import Rules
 
 
-class Keep(enum.Enum):
-    """The default of a `replace` keyword: keep the field as it is."""
-
-    KEEP = 0
-
-
-KEEP: Final = Keep.KEEP
-
-
-class Standing:
+class Standing(Value):
     """The game between hands: what the deal starts from.
 
     Scores, money and checks are per table seat (partners carry their side's figure)."""
 
-    __slots__ = (
+    FIELDS = (
         "rules",
         "names",
         "scores",
@@ -44,6 +35,7 @@ class Standing:
         "bidders_only",
         "history",
     )
+    __slots__ = FIELDS
 
     def __init__(
         self,
@@ -116,53 +108,4 @@ class Standing:
     def _key(self) -> tuple[object, ...]:
         # the past hands' results are a record, like python-chess's move stack: two standings
         # that score, deal and go on alike are equal however they came about
-        return (
-            self.rules,
-            self.names,
-            self.scores,
-            self.ledger,
-            self.checks,
-            self.sets,
-            self.pot,
-            self.target,
-            self.dealer,
-            self.hand_number,
-            self.deals_done,
-            self.winner,
-            self.bidders_only,
-        )
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Standing):
-            return NotImplemented
-        return self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __repr__(self) -> str:
-        return value_repr(
-            self,
-            (
-                "rules",
-                "names",
-                "scores",
-                "ledger",
-                "checks",
-                "sets",
-                "pot",
-                "target",
-                "dealer",
-                "hand_number",
-                "deals_done",
-                "winner",
-                "bidders_only",
-                "history",
-            ),
-        )
-
-
-def value_repr(value: object, fields: tuple[str, ...]) -> str:
-    """`Name(field=value, ...)` for the immutable parts of a position."""
-    inner = ", ".join(f"{f}={getattr(value, f)!r}" for f in fields)
-    return f"{type(value).__name__}({inner})"
+        return tuple([getattr(self, f) for f in self.FIELDS if f != "history"])
