@@ -316,7 +316,7 @@ class Game:
 
     @property
     def trick_full(self) -> bool:
-        return self.hand.play.trick_full
+        return self.hand.trick_full
 
     @property
     def tricks(self) -> tuple[tuple[tuple[int, Card], ...], ...]:
@@ -1129,7 +1129,9 @@ class Game:
         seat = e.seat
         if seat != hand.turn:
             self._expect_turn(seat, "play")
-        trick = () if now.trick_full else now.trick  # leading again gathers a finished trick
+        active = hand.active
+        # leading again gathers a finished trick
+        trick = () if len(now.trick) == len(active) else now.trick
         tricks = now.tricks
         done = len(tricks)
         r = self.standing.rules
@@ -1155,10 +1157,9 @@ class Game:
                                               self.standing.names)
         trick = trick + ((seat, card),)
         events = hand.events + (e,)
-        active = hand.active
         if len(trick) < len(active):
             nxt = active[(active.index(seat) + 1) % len(active)]
-            after = TrickPlay(trick, False, tricks, now.taken, now.counters, now.won_tricks,
+            after = TrickPlay(trick, tricks, now.taken, now.counters, now.won_tricks,
                               plays, reneges, now.discards)
             return Game(self.standing, hand.with_play(nxt, hands, after, events))
         # the trick is complete: its winner leads next
@@ -1172,7 +1173,7 @@ class Game:
         counters[winner] += sum([1 for c in cards if c.rank >= Rank.KING])
         won = list(now.won_tricks)
         won[winner] += 1
-        after = TrickPlay(trick, True, tricks + (trick,), tuple(taken), tuple(counters),
+        after = TrickPlay(trick, tricks + (trick,), tuple(taken), tuple(counters),
                           tuple(won), plays, reneges, now.discards)
         g = Game(self.standing, hand.with_play(winner, hands, after, events))
         if last:
@@ -1306,10 +1307,10 @@ class Game:
     def _on_gathered(self, e: TrickGathered) -> Game:
         hand = self.hand
         p = hand.play
-        if not (p.trick_full and (hand.phase is Phase.PLAY or (
+        if not (hand.trick_full and (hand.phase is Phase.PLAY or (
                 hand.phase is Phase.HAND_OVER and hand.result is not None and p.tricks))):
             raise self._refuse("there is no finished trick to gather")
-        between = TrickPlay((), False, p.tricks, p.taken, p.counters, p.won_tricks, p.plays,
+        between = TrickPlay((), p.tricks, p.taken, p.counters, p.won_tricks, p.plays,
                             p.reneges, p.discards)
         return Game(self.standing, hand.with_play(hand.turn, hand.hands, between,
                                                   hand.events + (e,)))

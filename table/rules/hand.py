@@ -106,7 +106,6 @@ class TrickPlay(Value):
 
     FIELDS = (
         "trick",
-        "trick_full",
         "tricks",
         "taken",
         "counters",
@@ -120,7 +119,6 @@ class TrickPlay(Value):
     def __init__(
         self,
         trick: tuple[tuple[int, Card], ...],
-        trick_full: bool,
         tricks: tuple[tuple[tuple[int, Card], ...], ...],
         taken: tuple[int, ...],
         counters: tuple[int, ...],
@@ -130,7 +128,6 @@ class TrickPlay(Value):
         discards: tuple[tuple[Card, ...] | None, ...],
     ) -> None:
         self.trick: Final = trick  # (seat, card) in the order played
-        self.trick_full: Final = trick_full  # the trick is complete, waiting to be gathered
         self.tricks: Final = tricks  # the complete tricks
         self.taken: Final = taken  # card points taken, per seat
         self.counters: Final = counters  # counters taken, per seat
@@ -148,7 +145,6 @@ class TrickPlay(Value):
         self,
         *,
         trick: tuple[tuple[int, Card], ...] | Keep = KEEP,
-        trick_full: bool | Keep = KEEP,
         tricks: tuple[tuple[tuple[int, Card], ...], ...] | Keep = KEEP,
         taken: tuple[int, ...] | Keep = KEEP,
         counters: tuple[int, ...] | Keep = KEEP,
@@ -160,7 +156,6 @@ class TrickPlay(Value):
         """This trickplay with the fields given changed."""
         return TrickPlay(
             self.trick if trick is KEEP else trick,
-            self.trick_full if trick_full is KEEP else trick_full,
             self.tricks if tricks is KEEP else tricks,
             self.taken if taken is KEEP else taken,
             self.counters if counters is KEEP else counters,
@@ -221,6 +216,12 @@ class Hand(Value):
         self.conceded: Final = conceded
         self.result: Final = result
         self.events: Final = events  # the moves of the hand
+
+    @property
+    def trick_full(self) -> bool:
+        """Whether the trick on the table is complete (every seat dealt in has played to it),
+        waiting to be gathered."""
+        return len(self.play.trick) == len(self.active)
 
     def with_play(
         self,
@@ -313,7 +314,7 @@ def fresh_hand(standing: Standing) -> Hand:
         NO_BIDS,
         Contract(None, None, None, False, None, False, ()),
         Melds((None,) * n, ((),) * n),
-        TrickPlay((), False, (), zeros, zeros, zeros, (), (), (None,) * n),
+        TrickPlay((), (), zeros, zeros, zeros, (), (), (None,) * n),
         False,
         None,
         (),

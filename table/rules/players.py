@@ -309,7 +309,7 @@ class SimTable:
 
     def _play(self, g: Game) -> Event:
         hand = g.hand
-        if hand.play.trick_full:
+        if hand.trick_full:
             return self._gathered
         seat = hand.turn
         assert seat is not None
