@@ -42,7 +42,7 @@ class Expected:
     buttons: Buttons
     turn: int | None = None
     dealer: int | None = None             # who deals next, while a deal is awaited
-    bids: tuple[int, ...] = ()            # the next legal bids of the seat to speak
+    bids: tuple[int, ...] = ()            # the next legal bids of the seat to speak (none: pass)
     forced_bid: int | None = None         # what that seat must bid (it may not pass)
     push: Due | None = None               # the 300 bidder may push to the dealer (to_seat)
     kitty: Due | None = None              # the declarer shows the kitty

@@ -311,10 +311,6 @@ class Game:
         return self.hand.play.trick
 
     @property
-    def trick_leader(self) -> int | None:
-        return self.hand.play.trick_leader
-
-    @property
     def trick_full(self) -> bool:
         return self.hand.trick_full
 
@@ -433,16 +429,24 @@ class Game:
     def first_lead_refusal(self) -> str | None:
         """While the meld is shown: why the declarer may not lead the first trick yet (a bury,
         the partners' passes, a forced concession), or None when the lead may come."""
-        if self.phase is not Phase.MELD or self.declarer is None:
+        d = self.declarer
+        if self.phase is not Phase.MELD or d is None:
             return "the first lead comes after the meld is shown"
-        try:
-            self._begin_play(self.declarer)
-        except IllegalAction as exc:
-            return exc.reason
+        r = self.rules
+        if r.pass_cards and len(self.passes) < 2:
+            return "the partners have not finished passing cards"
+        if r.bury and not self.bury_done and self.known:
+            return f"{self.name(d)} must bury {r.bury} cards before the first lead"
+        if r.forced_concede_margin and self.bid is not None:
+            meld = self._side_meld(self.side(d))
+            if self.bid > meld + r.forced_concede_margin:
+                return (f"{self.name(d)} must concede: the bid {self.bid} is more than "
+                        f"meld {meld} + {r.forced_concede_margin}")
         return None
 
-    def must_bid(self, seat: int) -> int | None:
-        """The amount `seat` is forced to bid now (it may not pass), or None."""
+    def must_bid(self, seat: int, held: Sequence[Card] | None = None) -> int | None:
+        """The amount `seat` is forced to bid now (it may not pass), or None. `held`: the
+        seat's cards where the game does not know them (a hidden hand obeys the rule too)."""
         r = self.rules
         hand = self.hand
         auction = hand.auction
@@ -452,17 +456,23 @@ class Game:
             return r.min_bid
         if r.all_pass is AllPass.DEALER_FORCED and auction.passed.issuperset(
                 [s for s in hand.active if s != seat]):
-            if r.dealer_forced_needs_meld and not self._holds_meld(seat):
+            if r.dealer_forced_needs_meld and not self._holds_meld(seat, held):
                 return None
             return r.forced_bid
-        if r.must_open_with_meld and self._holds_meld(seat):
+        if r.must_open_with_meld and self._holds_meld(seat, held):
             return r.min_bid
         return None
 
-    def _holds_meld(self, seat: int) -> bool:
-        hand = self.hand_of(seat)
+    def _holds_meld(self, seat: int, held: Sequence[Card] | None) -> bool:
+        hand: Sequence[Card] | None = self.hand_of(seat)
+        if hand is None:
+            hand = held
         return hand is not None and holds_meld(hand)
 
+    def may_bid(self, seat: int) -> bool:
+        """Whether `seat` may bid at all (in a tie-break hand only the tied players bid)."""
+        only = self.bidders_only
+        return only is None or seat in only
 
     # -- what comes next ----------------------------------------------------------------------
 
@@ -485,7 +495,7 @@ class Game:
         between = p is Phase.PLAY and (not self.trick or self.trick_full)
         return Expected(
             phase=p, buttons=_BUTTONS[p], turn=self.turn, dealer=self.next_dealer,
-            bids=self.legal_bid_range,
+            bids=self.legal_bid_range if self.turn is None or self.may_bid(self.turn) else (),
             forced_bid=self.must_bid(self.turn) if self.turn is not None else None,
             push=Due(self.turn, r.push_to_dealer, self.dealer)
             if p is Phase.PUSH and self.turn is not None else None,
@@ -722,7 +732,7 @@ class Game:
         if self.phase is not Phase.AUCTION:
             raise self._refuse(f"there is no auction now ({self.phase.value})")
         self._expect_turn(e.seat, "bid")
-        if self.bidders_only is not None and e.seat not in self.bidders_only:
+        if not self.may_bid(e.seat):
             raise self._refuse("only the tied players may bid in this tie-break hand")
         r = self.rules
         forced = self.must_bid(e.seat)
@@ -1073,44 +1083,57 @@ class Game:
     # -- conceding ---------------------------------------------------------------------------
 
     def _on_conceded(self, e: Conceded) -> Game:
-        r = self.rules
         g = self._leave_push(e.seat) if self.phase is Phase.PUSH else self
-        if g.declarer is None or g.phase not in (Phase.TRUMP, Phase.BURY, Phase.PASSING,
-                                                 Phase.MELD):
-            raise g._refuse("only the declaring side may concede, before the first lead")
-        if g.side(e.seat) != g.side(g.declarer):
-            raise g._refuse(f"only {g.name(g.declarer)}'s side may concede")
-        unseen = r.kitty_size > 0 and not g.kitty_shown and g.trump is None
-        if unseen and r.concede_unseen and g.bid is not None and g.bid <= r.min_bid:
-            return g._finish_hand(conceded=True, unseen=True)
+        reason = g.concede_refusal(e.seat, e.agreed)
+        if reason is not None:
+            raise g._refuse(reason)
+        return g._finish_hand(conceded=True, unseen=g._concedes_unseen())
+
+    def _concedes_unseen(self) -> bool:
+        """004: a concession at the minimum bid before the kitty is seen (scored unseen)."""
+        r = self.rules
+        return (r.kitty_size > 0 and not self.kitty_shown and self.trump is None
+                and r.concede_unseen and self.bid is not None and self.bid <= r.min_bid)
+
+    def concede_refusal(self, seat: int, agreed: bool = False) -> str | None:
+        """Why `seat` may not concede the hand now (`agreed`: everybody agrees), or None when
+        it may."""
+        r = self.rules
+        d = self.declarer
+        if d is None or self.phase not in (Phase.TRUMP, Phase.BURY, Phase.PASSING, Phase.MELD):
+            return "only the declaring side may concede, before the first lead"
+        if self.side(seat) != self.side(d):
+            return f"only {self.name(d)}'s side may concede"
+        if self._concedes_unseen():
+            return None
         if r.voluntary_set:
-            if g.trump is not None and not r.voluntary_set_after_trump:
-                raise g._refuse("a voluntary set is taken before naming trump")
-            return g._finish_hand(conceded=True)
-        if r.concede_names_trump and g.trump is None:
-            raise g._refuse("name trump first: the others score their meld")
-        d = g.declarer
-        meld = g._side_meld(g.side(d))
-        forced = bool(r.forced_concede_margin and g.bid is not None
-                      and g.bid > meld + r.forced_concede_margin)
+            if self.trump is not None and not r.voluntary_set_after_trump:
+                return "a voluntary set is taken before naming trump"
+            return None
+        if r.concede_names_trump and self.trump is None:
+            return "name trump first: the others score their meld"
+        meld = self._side_meld(self.side(d))
+        forced = bool(r.forced_concede_margin and self.bid is not None
+                      and self.bid > meld + r.forced_concede_margin)
         if r.concede_before_opponents_meld and not forced:
-            shown = [s for s in g.active if g.side(s) != g.side(d) and g.melds[s] is not None]
+            shown = [s for s in self.active if self.side(s) != self.side(d)
+                     and self.melds[s] is not None]
             if shown:
-                raise g._refuse(f"the decision to concede is made before seeing the opponents' "
-                                f"meld, and {g.name(shown[0])} has shown meld")
+                return (f"the decision to concede is made before seeing the opponents' "
+                        f"meld, and {self.name(shown[0])} has shown meld")
         if r.concede_margin:
-            if g.bid is not None and g.bid - meld <= r.concede_margin and not e.agreed:
-                raise g._refuse(f"the bid can still be made with the cards: play it out "
-                                f"unless everybody agrees to throw it in (meld {meld} is "
-                                f"within {r.concede_margin} of {g.bid})")
-            if g.phase is not Phase.MELD:
-                raise g._refuse("concede after the declaring side has melded")
+            if self.bid is not None and self.bid - meld <= r.concede_margin and not agreed:
+                return (f"the bid can still be made with the cards: play it out unless "
+                        f"everybody agrees to throw it in (meld {meld} is within "
+                        f"{r.concede_margin} of {self.bid})")
+            if self.phase is not Phase.MELD:
+                return "concede after the declaring side has melded"
         elif not (r.concede_after_meld or r.concede_names_trump or r.forced_concede_margin
                   or r.scoring is Scoring.ALTERNATE):
-            raise g._refuse(f"{r.name} does not allow conceding")
-        if g.trump is None and not unseen:
-            raise g._refuse("name trump before conceding")
-        return g._finish_hand(conceded=True)
+            return f"{r.name} does not allow conceding"
+        if self.trump is None and not (r.kitty_size > 0 and not self.kitty_shown):
+            return "name trump before conceding"
+        return None
 
     def _side_meld(self, side: int) -> int:
         return sum(m.total for s, m in enumerate(self.melds)
@@ -1278,23 +1301,16 @@ class Game:
 
     def _begin_play(self, seat: int) -> Game:
         """The first lead ends the meld."""
-        r = self.rules
         d = self.declarer
         assert d is not None
         if seat != d:
             raise self._refuse(f"{self.name(d)} leads the first trick")
-        if r.pass_cards and len(self.passes) < 2:
-            raise self._refuse("the partners have not finished passing cards")
+        reason = self.first_lead_refusal()
+        if reason is not None:
+            raise self._refuse(reason)
         g = self
-        if r.bury and not g.bury_done:
-            if g.known:
-                raise g._refuse(f"{g.name(d)} must bury {r.bury} cards before the first lead")
-            g = g._with_contract(g.contract.replace(bury_done=True))  # face down, unseen
-        if r.forced_concede_margin and g.bid is not None:
-            meld = g._side_meld(g.side(d))
-            if g.bid > meld + r.forced_concede_margin:
-                raise g._refuse(f"{g.name(d)} must concede: the bid {g.bid} is more than "
-                                f"meld {meld} + {r.forced_concede_margin}")
+        if self.rules.bury and not g.bury_done:  # hidden hands: buried face down, unseen
+            g = g._with_contract(g.contract.replace(bury_done=True))
         return g._at(Phase.PLAY, d)
 
     def _finish_if_counted(self) -> Game:

@@ -136,11 +136,6 @@ class TrickPlay(Value):
         self.reneges: Final = reneges
         self.discards: Final = discards  # two-handed: each seat's discard pile, once shown
 
-    @property
-    def trick_leader(self) -> int | None:
-        """Who led the trick on the table (None between tricks)."""
-        return self.trick[0][0] if self.trick else None
-
     def replace(
         self,
         *,

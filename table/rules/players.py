@@ -33,11 +33,12 @@ from .events import (
     TrickGathered,
     TrumpNamed,
 )
-from .game import Game, Phase, holds_meld, new_game, nines_qualify
+from .expected import Due
+from .game import Game, Phase, new_game, nines_qualify
 from .meld import best_meld, card_counts, meld_total
-from .seats import active_seats, partner_of
+from .seats import active_seats
 from .tricks import playable, winning_card
-from .variants import Rules, WhoMelds
+from .variants import Rules
 
 
 def _take(hand: list[Card], cards: Sequence[Card]) -> None:
@@ -163,19 +164,16 @@ class SimTable:
         if p is Phase.BURY:
             return self._bury(g, d)
         if p is Phase.PASSING:
-            partner = partner_of(self.rules, d)
-            assert partner is not None
-            return self._pass(g, partner, d)
+            due = g.expected().passing
+            assert due is not None
+            return self._pass(g, due)
         if p is Phase.MELD:
             return self._meld_or_lead(g, d)
         return self._play(g)
 
     def _next_deal(self, g: Game) -> HandDealt:
-        dealer = g.dealer
-        if g.phase is Phase.HAND_OVER:
-            assert g.result is not None
-            if not g.result.redeal:
-                dealer = (dealer + 1) % self.rules.table_seats
+        dealer = g.next_dealer
+        assert dealer is not None
         return self.deal(dealer, active_seats(self.rules, dealer))
 
     def _speak(self, g: Game) -> Event:
@@ -185,13 +183,10 @@ class SimTable:
         src = self.source
         if not g.bids and r.nine_throw_ins and nines_qualify(self.hands[seat], r):
             return ThrownIn(seat=seat, reason="nines", source=src)
-        forced = g.must_bid(seat)
-        if forced is None and r.must_open_with_meld and g.high_bid is None and \
-                holds_meld(self.hands[seat]):
-            forced = r.min_bid  # a hidden hand still obeys the rule
+        forced = g.must_bid(seat, self.hands[seat])  # a hidden hand obeys the rule too
         if forced is not None:
             return BidMade(seat=seat, amount=forced, source=src)
-        if g.bidders_only is not None and seat not in g.bidders_only:
+        if not g.may_bid(seat):  # a tie-break hand the seat sits out: it may only pass
             return Passed(seat=seat, source=src)
         value = self.estimate(seat)[0]
         if r.partnerships:
@@ -228,18 +223,18 @@ class SimTable:
         self._pending = cards
         return Buried(seat=d, cards=cards if self.known else None, source=self.source)
 
-    def _pass(self, g: Game, partner: int, d: int) -> CardsPassed:
-        r = self.rules
-        assert g.trump is not None
+    def _pass(self, g: Game, due: Due) -> CardsPassed:
+        """The pass the game expects (`due`): the partner sends his best trumps and aces, the
+        declarer passes back what his meld can spare."""
         trump = g.trump
-        if not g.passes:  # the partner sends his best trumps and aces
-            best = sorted(self.hands[partner], key=lambda c: (c.suit is not trump, -c.rank))
-            self._pending = tuple(best[:r.pass_cards])
-            return CardsPassed(seat=partner, to_seat=d,
-                               cards=self._pending if self.known else None, source=self.source)
-        self._pending = self._pass_back(d, trump)
-        return CardsPassed(seat=d, to_seat=partner, cards=self._pending if self.known else None,
-                           source=self.source)
+        assert trump is not None and due.to_seat is not None
+        if due.seat != g.declarer:
+            best = sorted(self.hands[due.seat], key=lambda c: (c.suit is not trump, -c.rank))
+            self._pending = tuple(best[:due.count])
+        else:
+            self._pending = self._pass_back(due.seat, trump)
+        return CardsPassed(seat=due.seat, to_seat=due.to_seat,
+                           cards=self._pending if self.known else None, source=self.source)
 
     def _pass_back(self, d: int, trump: Suit) -> tuple[Card, ...]:
         """002: what the declarer passes back - never the meld lying on the table, so when the
@@ -254,26 +249,24 @@ class SimTable:
         r = self.rules
         assert g.trump is not None
         src = self.source
-        if r.bury and not g.bury_done and r.meld_before_bury:
+        expected = g.expected()
+        if expected.bury is not None:
             # 003: meld first and bury from the rest - unless the meld leaves too few cards
             left = len(self.hands[d]) - len(best_meld(self.hands[d], g.trump, r).cards)
-            if g.melds[d] is not None or left < r.bury:
+            if g.melds[d] is not None or left < expected.bury.count:
                 return self._bury(g, d)
         order = [d] + [s for s in g.active if s != d]
         for s in order:
             if g.melds[s] is not None:
                 continue
-            if s != d and r.concede_before_opponents_meld and \
-                    not any(g.melds[o] is not None for o in order[1:]):
+            if s != d and r.concede_before_opponents_meld and g.concede_refusal(d) is None:
                 conceded = self._concession(g, d)  # 004: decided before the others meld
                 if conceded is not None:
                     return conceded
-            if r.who_melds is WhoMelds.DECLARER and s != d:
-                continue
-            if r.pass_cards and s != d and len(g.passes) < 2:
+            if s not in expected.meld:
                 continue
             hand = list(self.hands[s])
-            if s == d and r.pass_cards and len(g.passes) < 2:
+            if s == d and expected.passing is not None:  # the meld stays: pass back the rest
                 _take(hand, self._pass_back(d, g.trump))
             meld = best_meld(hand, g.trump, r)
             nines = [c for c in hand if c.rank is Rank.NINE]
@@ -282,11 +275,9 @@ class SimTable:
                 return MeldShown(seat=s, cards=cards, source=src)
             if meld.total > 0:
                 return MeldShown(seat=s, cards=meld.cards, source=src)
-        if r.pass_cards and len(g.passes) < 2:
-            partner = partner_of(r, d)
-            assert partner is not None
-            return self._pass(g, partner, d)
-        if r.bury and not g.bury_done:
+        if expected.passing is not None:
+            return self._pass(g, expected.passing)
+        if expected.bury is not None:
             return self._bury(g, d)
         conceded = self._concession(g, d)
         if conceded is not None:

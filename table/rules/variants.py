@@ -183,11 +183,6 @@ BROOKLYN_STAKES = (
     StakeRow(250, 1, 2), StakeRow(350, 2, 4), StakeRow(400, 4, 8),
     StakeRow(450, 8, 16), StakeRow(500, 16, 32), StakeRow(550, 32, 64),
 )
-# The gentler schedule 001 gives as an example (win / set columns; the third column is unexplained).
-GENTLE_STAKES = (
-    StakeRow(300, 1, 1), StakeRow(350, 2, 3), StakeRow(400, 4, 7), StakeRow(450, 6, 10),
-    StakeRow(500, 8, 13), StakeRow(550, 10, 16), StakeRow(600, 12, 19),
-)
 
 
 @dataclass(frozen=True)
@@ -315,10 +310,6 @@ class Rules:
         """All card points in a hand, last trick included."""
         per_copy = sum(self.points.by_rank()[0 if self.nines else 1:])
         return per_copy * 4 * self.copies + self.points.last_trick
-
-    @property
-    def tricks_per_hand(self) -> int:
-        return self.hand_size
 
     @property
     def melds_all(self) -> bool:

@@ -35,7 +35,7 @@ def test_the_game_reads_its_facts_from_its_parts() -> None:
     assert g.bids == g.hand.auction.bids and g.high_bid == g.hand.auction.high_bid
     g = g.apply(Passed(seat=1))
     assert g.declarer == 0 and g.bid == 260 and g.contract.declarer == 0
-    assert g.trick_leader is None and g.hand.play.trick_leader is None
+    assert g.trick == () and g.hand.play.trick == ()
 
 
 def test_equal_positions_are_equal_values_wherever_their_moves_came_from() -> None:
