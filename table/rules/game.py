@@ -482,8 +482,8 @@ class Game:
         r = self.rules
         p = self.phase
         d = self.declarer
-        passing = self._pass_due()
-        bury = self._bury_due()
+        passing = self.pass_due()
+        bury = self.bury_due()
         face_down: Buried | CardsPassed | None = None
         if not self.known and d is not None:
             if bury is not None and p is Phase.BURY:
@@ -501,7 +501,7 @@ class Game:
             if p is Phase.PUSH and self.turn is not None else None,
             kitty=Due(d, r.kitty_size) if d is not None and r.kitty_size
             and not self.kitty_shown and p in (Phase.TRUMP, Phase.PUSH) else None,
-            bury=bury, passing=passing, meld=self._meld_seats(), play=play, lead=lead,
+            bury=bury, passing=passing, meld=self.meld_seats(), play=play, lead=lead,
             gather=bool(self.trick_full and self.trick
                         and p in (Phase.PLAY, Phase.HAND_OVER)),
             draw=Due(self.turn, r.deck_size // 2 - sum(
@@ -523,8 +523,9 @@ class Game:
             return None
         return self.dealer if self.result.redeal else (self.dealer + 1) % self.rules.table_seats
 
-    def _pass_due(self) -> Due | None:
-        """The partners' next pass of cards (002: partner to declarer, then back)."""
+    def pass_due(self) -> Due | None:
+        """The partners' next pass of cards (002: partner to declarer, then back);
+        `expected().passing`, asked alone."""
         r = self.rules
         d = self.declarer
         if not r.pass_cards or d is None or self.phase not in (Phase.PASSING, Phase.MELD):
@@ -536,9 +537,9 @@ class Game:
             return Due(d, r.pass_cards, partner)
         return Due(partner, r.pass_cards, d)
 
-    def _bury_due(self) -> Due | None:
+    def bury_due(self) -> Due | None:
         """The declarer's bury, when it may come: after the kitty is taken, before the meld
-        (or with it, where the meld comes first)."""
+        (or with it, where the meld comes first); `expected().bury`, asked alone."""
         r = self.rules
         d = self.declarer
         if not r.bury or r.draw_from_stock or self.bury_done or d is None:
@@ -549,8 +550,8 @@ class Game:
                or (p is Phase.MELD and r.meld_before_bury))
         return Due(d, r.bury) if due else None
 
-    def _meld_seats(self) -> tuple[int, ...]:
-        """The seats that may show meld now."""
+    def meld_seats(self) -> tuple[int, ...]:
+        """The seats that may show meld now; `expected().meld`, asked alone."""
         d = self.declarer
         if d is None or self.trump is None:
             return ()
@@ -988,7 +989,7 @@ class Game:
             raise self._refuse(f"partners do not pass cards in {r.name}")
         if self.phase not in (Phase.PASSING, Phase.MELD) or self.declarer is None:
             raise self._refuse("cards are passed after trump is named")
-        due = self._pass_due()
+        due = self.pass_due()
         if due is None:
             raise self._refuse("the cards have already been passed both ways")
         if (e.seat, e.to_seat) != (due.seat, due.to_seat):

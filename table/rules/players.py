@@ -164,7 +164,7 @@ class SimTable:
         if p is Phase.BURY:
             return self._bury(g, d)
         if p is Phase.PASSING:
-            due = g.expected().passing
+            due = g.pass_due()
             assert due is not None
             return self._pass(g, due)
         if p is Phase.MELD:
@@ -249,11 +249,12 @@ class SimTable:
         r = self.rules
         assert g.trump is not None
         src = self.source
-        expected = g.expected()
-        if expected.bury is not None:
+        # what the game expects now (the parts of `g.expected()` this needs, asked alone)
+        bury, passing, melders = g.bury_due(), g.pass_due(), g.meld_seats()
+        if bury is not None:
             # 003: meld first and bury from the rest - unless the meld leaves too few cards
             left = len(self.hands[d]) - len(best_meld(self.hands[d], g.trump, r).cards)
-            if g.melds[d] is not None or left < expected.bury.count:
+            if g.melds[d] is not None or left < bury.count:
                 return self._bury(g, d)
         order = [d] + [s for s in g.active if s != d]
         for s in order:
@@ -263,10 +264,10 @@ class SimTable:
                 conceded = self._concession(g, d)  # 004: decided before the others meld
                 if conceded is not None:
                     return conceded
-            if s not in expected.meld:
+            if s not in melders:
                 continue
             hand = list(self.hands[s])
-            if s == d and expected.passing is not None:  # the meld stays: pass back the rest
+            if s == d and passing is not None:  # the meld stays: pass back the rest
                 _take(hand, self._pass_back(d, g.trump))
             meld = best_meld(hand, g.trump, r)
             nines = [c for c in hand if c.rank is Rank.NINE]
@@ -275,9 +276,9 @@ class SimTable:
                 return MeldShown(seat=s, cards=cards, source=src)
             if meld.total > 0:
                 return MeldShown(seat=s, cards=meld.cards, source=src)
-        if expected.passing is not None:
-            return self._pass(g, expected.passing)
-        if expected.bury is not None:
+        if passing is not None:
+            return self._pass(g, passing)
+        if bury is not None:
             return self._bury(g, d)
         conceded = self._concession(g, d)
         if conceded is not None:
