@@ -319,9 +319,9 @@ class SimTable:
         a lead is the highest card, a trump among equals."""
         hand = g.hand
         trump = hand.contract.trump
-        trick = [c for _, c in hand.play.trick]
-        legal = playable(self.hands[seat], trick, trump, self.rules,
-                         not trick and not hand.play.tricks)
+        play = hand.play
+        trick = [c for _, c in play.trick]
+        legal = playable(self.hands[seat], trick, trump, self.rules, not trick and not play.tricks)
         if not trick:  # the first of the highest cards, a trump if there is one
             return max(legal, key=_lead_order(trump).__getitem__)
         top = winning_card(trick, trump)
