@@ -583,3 +583,21 @@ def test_claims_with_tricks_left_are_accepted_exactly_when_sure(name: str) -> No
                 assert got == want, (seat, g.position())
                 seen[want] += 1
     assert seen[True] and seen[False], seen
+
+
+def test_the_concession_query_answers_as_the_concession_is_judged() -> None:
+    """`concede_refusal` gives the reason a concession would be refused, before it is tried."""
+    base = f"classic3 {B3} : deal 1:300 2:p 0:p kitty=AS.9H.QD 1:trump=S 1:bury=? "
+    open_ = at(base + "1:meld=AS.10S.KS.QS.JS")
+    assert open_.concede_refusal(1) is None
+    assert open_.concede_refusal(2) == "only West's side may concede"
+    shut = at(base + "1:meld=AS.10S.KS.QS.JS 2:meld=KH.QH")
+    assert shut.concede_refusal(1) == refused(shut, Conceded(seat=1))
+
+
+def test_a_hidden_hand_holding_meld_must_open_as_a_known_one() -> None:
+    """004: "a player holding meld (other than nines) must open"; with the hands unseen the
+    game asks for the cards held."""
+    g = at(f"classic3 {B3} : deal")
+    assert g.must_bid(1) is None and g.must_bid(1, parse_cards("KH QH 9S")) == 300
+    assert g.must_bid(1, parse_cards("KH QS 9S")) is None
