@@ -13,7 +13,7 @@ import pytest
 
 from table.rules import Card
 from vision import identify
-from vision.corners import META, MODEL, NO_SUIT, OTHER_RANK, corner_reader
+from vision.corners import META, MODEL, NO_SUIT, OTHER_RANK, WINDOW_H, WINDOW_W, corner_reader
 from vision.index import READ_H, READ_W
 
 Crops = list[tuple[str, str, np.ndarray]]
@@ -30,7 +30,7 @@ def test_the_stored_crops_are_of_designs_left_out_of_training(unseen_crops: Crop
 
 def test_the_model_loads_through_opencv_and_gives_both_heads() -> None:
     net = cv2.dnn.readNetFromONNX(str(MODEL))
-    net.setInput(np.zeros((2, 3, 64, 32), np.float32))
+    net.setInput(np.zeros((2, 3, WINDOW_H, WINDOW_W), np.float32))
     assert net.forward().shape == (2, 7 + 5)
 
 
@@ -88,5 +88,5 @@ def test_training_runs_end_to_end_on_a_tiny_budget(tmp_path: Path) -> None:
     meta = json.loads((tmp_path / META.name).read_text())
     assert {d["split"] for d in meta["designs"]} == {"train", "calibration"}
     net = cv2.dnn.readNetFromONNX(str(tmp_path / MODEL.name))
-    net.setInput(np.zeros((1, 3, 64, 32), np.float32))
+    net.setInput(np.zeros((1, 3, WINDOW_H, WINDOW_W), np.float32))
     assert net.forward().shape == (1, 12)

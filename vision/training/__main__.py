@@ -148,7 +148,7 @@ def _cached_windows(train: list[Design], per_face: dict[str, int], seed: int,
                     log: Callable[[str], None]) -> samples.Windows:
     """The training windows, made once per designs, shots, seed and data code (cached)."""
     code = "".join((Path(__file__).parent / f).read_text()
-                   for f in ("camera.py", "synth.py", "samples.py"))
+                   for f in ("camera.py", "synth.py", "samples.py", "occlude.py"))
     key = hashlib.sha1(json.dumps([[d.name, d.source] for d in train]).encode()
                        + json.dumps([per_face, seed]).encode() + code.encode()).hexdigest()[:16]
     path = cache_dir() / "windows" / f"{key}.npz"
