@@ -16,11 +16,13 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import multiprocessing
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -93,6 +95,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--calibration-shots", type=int, default=40)
     parser.add_argument("--calibrate-only", action="store_true",
                         help="keep the model in --out, only set its threshold again")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="processes making training windows (the figures do not depend "
+                             "on it: each design has its own seed)")
     parser.add_argument("--only", nargs="*", help="use only these designs (a quick check)")
     parser.add_argument("--out", type=Path, default=MODEL.parent)
     parser.add_argument("--gather", action="store_true", help="npm pack the npm decks first")
@@ -117,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.calibrate_only:
         info = json.loads(meta_path.read_text())
     else:
-        data = _cached_windows(train, per_face, args.seed, log)
+        data = _cached_windows(train, per_face, args.seed, log, args.jobs)
         log(f"{len(data)} training windows from {len(train)} designs")
         params = model.train(data.x, data.ranks, data.suits, args.seed, args.steps, log=log)
         model.export_onnx(params, onnx_path)
@@ -148,21 +153,56 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _cached_windows(train: list[Design], per_face: dict[str, int], seed: int,
-                    log: Callable[[str], None]) -> samples.Windows:
-    """The training windows, made once per designs, shots, seed and data code (cached)."""
+                    log: Callable[[str], None], jobs: int = 1) -> samples.Windows:
+    """The training windows, made once per design, shots, seed and data code (cached per
+    design, each from its own seed, so adding a design makes only its windows)."""
     code = "".join((Path(__file__).parent / f).read_text()
                    for f in ("camera.py", "synth.py", "samples.py", "occlude.py"))
-    key = hashlib.sha1(json.dumps([[d.name, d.source] for d in train]).encode()
-                       + json.dumps([per_face, seed]).encode() + code.encode()).hexdigest()[:16]
-    path = cache_dir() / "windows" / f"{key}.npz"
+    todo = []
+    for design in train:
+        shots = per_face.get(design.name, per_face["*"])
+        key = hashlib.sha1(json.dumps([design.name, design.source, shots, seed]).encode()
+                           + code.encode()).hexdigest()[:16]
+        todo.append((design, {"*": shots}, _design_seed(seed, design.name),
+                     cache_dir() / "windows" / f"{design.name}-{key}.npz"))
+    parts = []
+    with multiprocessing.get_context("fork").Pool(jobs) if jobs > 1 else _Serial() as pool:
+        for n, part in enumerate(pool.imap(_design_windows, todo)):
+            parts.append(part)
+            if n % 20 == 0:
+                log(f"windows of {n + 1}/{len(todo)} designs")
+    return samples.Windows(*(np.concatenate([getattr(p, f) for p in parts])
+                             for f in ("x", "ranks", "suits")))
+
+
+def _design_seed(seed: int, name: str) -> int:
+    return int(hashlib.sha1(f"{seed}:{name}".encode()).hexdigest()[:12], 16)
+
+
+def _design_windows(job: tuple[Design, dict[str, int], int, Path]) -> samples.Windows:
+    design, per_face, seed, path = job
     if path.exists():
         with np.load(path) as saved:
-            log(f"training windows from {path}")
             return samples.Windows(saved["x"], saved["ranks"], saved["suits"])
-    data = samples.training_windows(train, per_face, seed)
+    data = samples.training_windows([design], per_face, seed)
     path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez(path, x=data.x, ranks=data.ranks, suits=data.suits)
+    part = path.with_suffix(".part.npz")
+    np.savez(part, x=data.x, ranks=data.ranks, suits=data.suits)
+    part.replace(path)
     return data
+
+
+class _Serial:
+    """A stand-in for a pool of one: maps in this process."""
+
+    def __enter__(self) -> _Serial:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def imap(self, func: Callable[[Any], Any], items: list[Any]) -> Iterator[Any]:
+        return map(func, items)
 
 
 def _manifest(everything: list[Design]) -> list[Design]:

@@ -1,7 +1,7 @@
 """The corner network, its training (JAX on the CPU, from a seed) and its export to ONNX.
 
 Input 3 x 88 x 40 (vision.corners.prepare); three 3x3 convolutions each followed by ReLU and a
-2x2 max-pool (12, 24, 48 channels), a fourth 3x3 convolution (64), then a 128-unit hidden
+2x2 max-pool (8, 16, 32 channels), a fourth 3x3 convolution (64), then a 128-unit hidden
 layer and RANKS + SUITS logits. About 500,000 weights; only Conv, Relu, MaxPool, Flatten and
 Gemm, which OpenCV's dnn module has read since long before 4.6.
 """
@@ -16,7 +16,7 @@ import numpy as np
 
 from vision.corners import RANKS, SUITS, WINDOW_H, WINDOW_W, prepare
 
-CHANNELS = (12, 24, 48, 64)
+CHANNELS = (8, 16, 32, 64)
 HIDDEN = 128
 Params = dict[str, np.ndarray]
 

@@ -304,7 +304,7 @@ def _face(style: _Style, rng: np.random.Generator, text: str | None, suit: int |
         _middle(canvas, style, kind, suit, count, rng)
         if text is not None:
             colour = style.ink[suit] if suit is not None else style.ink[int(rng.integers(2))]
-            for turn in range(2):
+            for _ in range(2):   # each corner in turn
                 if style.four_corners:   # the top-right one first: the index ink map is
                     mirrored = np.ascontiguousarray(canvas[:, ::-1])   # of the read corners
                     _index(mirrored, style, text, suit, colour)
@@ -342,7 +342,9 @@ def deck(design: int, fonts: tuple[Path, ...]) -> list[Face]:
         kind = "pips" if text.isdigit() else "court"
         img, ink = _face(style, rng, text, suit, kind, count)
         faces.append(Face(img, OTHER_RANK, suit, ink))
-    for text, kind in (("JOKER"[: int(rng.integers(2, 6))], "court"), (None, "back")):
-        img, ink = _face(style, rng, text, None, kind, 0)
+    extras: tuple[tuple[str | None, str], ...] = (("JOKER"[: int(rng.integers(2, 6))], "court"),
+                                                  (None, "back"))
+    for word, kind in extras:
+        img, ink = _face(style, rng, word, None, kind, 0)
         faces.append(Face(img, OTHER_RANK, NO_SUIT, ink))
     return faces
