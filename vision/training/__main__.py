@@ -20,7 +20,7 @@ import multiprocessing
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -166,8 +166,9 @@ def _cached_windows(train: list[Design], per_face: dict[str, int], seed: int,
         todo.append((design, {"*": shots}, _design_seed(seed, design.name),
                      cache_dir() / "windows" / f"{design.name}-{key}.npz"))
     parts = []
+    _JOBS[:] = todo   # forked workers see them (a design's loader is a closure: no pickling)
     with multiprocessing.get_context("fork").Pool(jobs) if jobs > 1 else _Serial() as pool:
-        for n, part in enumerate(pool.imap(_design_windows, todo)):
+        for n, part in enumerate(pool.imap(_design_windows, range(len(todo)))):
             parts.append(part)
             if n % 20 == 0:
                 log(f"windows of {n + 1}/{len(todo)} designs")
@@ -179,8 +180,11 @@ def _design_seed(seed: int, name: str) -> int:
     return int(hashlib.sha1(f"{seed}:{name}".encode()).hexdigest()[:12], 16)
 
 
-def _design_windows(job: tuple[Design, dict[str, int], int, Path]) -> samples.Windows:
-    design, per_face, seed, path = job
+_JOBS: list[tuple[Design, dict[str, int], int, Path]] = []
+
+
+def _design_windows(job: int) -> samples.Windows:
+    design, per_face, seed, path = _JOBS[job]
     if path.exists():
         with np.load(path) as saved:
             return samples.Windows(saved["x"], saved["ranks"], saved["suits"])
@@ -201,7 +205,7 @@ class _Serial:
     def __exit__(self, *exc: object) -> None:
         return None
 
-    def imap(self, func: Callable[[Any], Any], items: list[Any]) -> Iterator[Any]:
+    def imap(self, func: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
         return map(func, items)
 
 
