@@ -32,7 +32,8 @@ def _fake_snapshot(root: Path, repo: str, files: dict[str, bytes]) -> str:
     for path, data in files.items():
         (work / path).parent.mkdir(parents=True, exist_ok=True)
         (work / path).write_bytes(data)
-    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(work)]
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false",
+           "-C", str(work)]
     subprocess.run([*git, "init", "-q"], check=True)
     subprocess.run([*git, "add", "."], check=True)
     subprocess.run([*git, "commit", "-q", "-m", "deck"], check=True)

@@ -294,7 +294,9 @@ DECKS = checked((
                "b6127ea184654371de086e62c6d7831907332749",
                r"resources/PlayingCards_4/fronts/(?P<suit>[a-z]+)_(?P<rank>\w+)\.svg",
                r"resources/PlayingCards_4/(fronts/joker_\w+|backs/\w+|other/blank_card)\.svg",
-               "public domain (repository MIT)", "Tek Eye's SVG playing cards", "train"),
+               "public domain (repository MIT)",
+               "Tek Eye's SVG playing cards (courts as Byron Knoll's; its own index)",
+               "evaluation"),
     # Photographs of a real Piatnik four-index deck (the 24 pinochle cards; the author's
     # recoloured variants _11, _22 are left out: the camera model does its own lamp colours).
     # No licence stated, so only ever read from the snapshot.
@@ -322,6 +324,11 @@ DECKS = checked((
                r"\.jpg", "",
                "no licence stated", "photographs of a real standard-index deck", "evaluation",
                photo=True),
+    GithubDeck("gh-xscreensaver-fomin", "Zygo/xscreensaver",
+               "906693799e4fb7581436590cf84ecb2d3c9186ba",
+               r"hacks/images/klondike/(?P<suit>[CDHS])(?P<rank>[2-9TJQKA])\.png",
+               r"hacks/images/klondike/back\d?\.png", "CC0 (backs CC-BY-SA)",
+               "Dmitry Fomin's English pattern (courts as Byron Knoll's)", "train"),
     _pysol("me-uk", "CC0", "Adrian Kennard's me.uk cards", "evaluation"),
     _pysol("xskat-french-large", "GPL-2.0+", "XSkat's French deck (Gunter Gerhardt)",
            "train"),
