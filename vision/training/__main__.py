@@ -146,10 +146,20 @@ def main(argv: list[str] | None = None) -> int:
     threshold, figures = calibrate(*readings(CornerReader(onnx_path, meta_path), cards), truth)
     log(f"calibration on {', '.join(d.name for d in real)}: threshold {threshold:.4f}, "
         f"{figures}")
-    info |= {"abstain_below": round(threshold, 6), "calibration": figures,
-             "designs": [{"name": d.name, "source": d.source,
-                          "split": d.split if d in real or d.split != "calibration"
-                          else "calibration (unused)"} for d in _manifest(everything)]}
+    if args.calibrate_only and "designs" in info:
+        # The model was trained on what its JSON says, whatever designs.py now lists.
+        trained = [d for d in info["designs"] if d["split"] == "train"]
+        names = {d["name"] for d in trained}
+        others = [{"name": d.name, "source": d.source,
+                   "split": "calibration" if d in real else "not used (newer than the model)"
+                   if d.split in ("train", "calibration") else d.split}
+                  for d in _manifest(everything) if d.name not in names]
+        info["designs"] = sorted(trained + others, key=lambda d: (d["split"], d["name"]))
+    else:
+        info["designs"] = [{"name": d.name, "source": d.source,
+                            "split": d.split if d in real or d.split != "calibration"
+                            else "calibration (unused)"} for d in _manifest(everything)]
+    info |= {"abstain_below": round(threshold, 6), "calibration": figures}
     meta_path.write_text(json.dumps(info, indent=1) + "\n")
     log(f"wrote {onnx_path} ({onnx_path.stat().st_size // 1024} KB) and {meta_path}")
     return 0
