@@ -151,8 +151,9 @@ def main(argv: list[str] | None = None) -> int:
         trained = [d for d in info["designs"] if d["split"] == "train"]
         names = {d["name"] for d in trained}
         others = [{"name": d.name, "source": d.source,
-                   "split": "calibration" if d in real else "not used (newer than the model)"
-                   if d.split in ("train", "calibration") else d.split}
+                   "split": "calibration" if d in real else "calibration (unused)"
+                   if d.split == "calibration" else "not used (newer than the model)"
+                   if d.split == "train" else d.split}
                   for d in _manifest(everything) if d.name not in names]
         info["designs"] = sorted(trained + others, key=lambda d: (d["split"], d["name"]))
     else:
