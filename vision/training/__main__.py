@@ -1,4 +1,4 @@
-"""Train the corner reader: `python -m vision.training [--seed 2026] [--steps 12000] ...`.
+"""Train the corner reader: `python -m vision.training [--seed 2026] [--steps 5000] ...`.
 
 1. `--gather` first fetches the npm decks (`npm pack`) into ~/.cache/pinochle-train/npm, and
    names the GitHub decks whose snapshot is missing (github_decks.py: how to bring each).
@@ -88,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.training", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--steps", type=int, default=12000, help="training batches of 128")
+    parser.add_argument("--steps", type=int, default=5000, help="training batches of 128")
     parser.add_argument("--synth", type=int, default=design_list.SYNTH_DESIGNS,
                         help="font-drawn designs")
     parser.add_argument("--real-shots", type=int, default=40,
