@@ -68,8 +68,8 @@ def calibrate(named: np.ndarray, conf: np.ndarray, truth: list[int | None]
               ) -> tuple[float, dict[str, float]]:
     """The lowest threshold above every wrong reading of a pinochle face (at least 0.5), and
     what it gives. (Other faces, 2-8s above all, are no part of a pinochle deck: how many
-    of them it names is reported, not held against the threshold; a Penguins 6 of diamonds
-    read as a nine would otherwise set it above every sure reading.)"""
+    of them it names is reported, not held against the threshold: one Penguins face read as
+    the nine of diamonds would otherwise set it above nearly every sure reading.)"""
     want = np.array([-1 if t is None else t for t in truth])
     wrong = (named >= 0) & (named != want) & (want >= 0)
     threshold = max(0.5, float(np.nextafter(conf[wrong].max(), 1.0)) if wrong.any() else 0.5)
