@@ -76,7 +76,7 @@ def main() -> None:
         def on_still(card: Card, seat: int, at: float) -> None:
             still[key(seat, card)] = at
             still_frame[key(seat, card)] = feed.frames + 1
-        players.on_still = on_still
+        players.camera.on_still = on_still
         read_at: dict[Key, tuple[float, int]] = {}
         sent_at: dict[Key, float] = {}   # when the frame's tracker and session work was done
         tracked: dict[Key, float] = {}   # how long the tracker took over that frame

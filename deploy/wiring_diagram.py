@@ -5,7 +5,7 @@
 The Pi's 40-pin header with every seat's buttons and turn light and the table's UNDO, buzzer
 and suit lights (firmware_bridge/layouts, 4 seats; the 3-seat layout must be the same less seat
 4), the optional Pico board on USB with its pins (firmware_bridge/firmware/main.py), and the
-camera's height above the mat (deploy/camera_mount.py, mat sizes from vision/mat.py). The
+camera's height above the mat (vision/mount.py, mat sizes from vision/mat.py). The
 inputs are stored in the PNG as a text chunk, so a test can tell when the picture is stale.
 """
 
@@ -21,9 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from camera_mount import LENSES, MARGIN_MM, mount_height_mm, mount_table
 from PIL import Image, ImageDraw, ImageFont
 from PIL.PngImagePlugin import PngInfo
+
+from vision.mat import mat_layout
+from vision.mount import LENSES, MARGIN, mount_height_mm, mount_table
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -77,21 +79,18 @@ def pico_rows() -> list[tuple[str, str, int]]:
 def diagram_inputs() -> dict[str, Any]:
     """Everything the picture shows, as JSON-able values (stored in the PNG)."""
     from firmware_bridge.config import PICO_USB_ID, default_wiring
-    from vision.mat import mat_layout
 
     layouts = {str(seats): [[function, where, bcm, physical_pin(bcm)]
                             for function, where, bcm in default_wiring(seats).rows()]
                for seats in (3, 4)}
-    drawing = hashlib.sha256()
-    for name in ("wiring_diagram.py", "camera_mount.py"):
-        drawing.update((HERE / name).read_bytes())
+    drawing = hashlib.sha256((HERE / "wiring_diagram.py").read_bytes())
     return {
         "layouts": layouts,
         "pico": [[function, where, gp, PICO_PHYSICAL[gp]] for function, where, gp in pico_rows()],
         "usb_id": PICO_USB_ID,
         "mats": {str(s): [mat_layout(s).width, mat_layout(s).height] for s in (3, 4)},
         "mount_cm": {str(seats): heights for seats, heights in mount_table().items()},
-        "margin_mm": MARGIN_MM,
+        "margin": MARGIN,
         "drawing_sha256": drawing.hexdigest(),
     }
 
@@ -339,7 +338,7 @@ def draw_camera(c: Canvas, inputs: dict[str, Any], box: tuple[int, int, int, int
     c.text((x0, y0), "The camera: straight down over the middle of the mat", f.bold)
     mat_w, mat_h = inputs["mats"]["4"]
     lens = LENSES[0]
-    height = mount_height_mm(lens, mat_w, mat_h)
+    height = mount_height_mm(mat_layout(4), lens)
     table_y = y1 - 40
     scale = (table_y - y0 - 90) / height  # px per mm
     mx = x0 + 175
@@ -363,26 +362,26 @@ def draw_camera(c: Canvas, inputs: dict[str, Any], box: tuple[int, int, int, int
     c.text((ax + 10, (cam_y + table_y) / 2 - 4), f"{cm} cm", f.bold, "#111111", "lb")
     c.text((ax + 10, (cam_y + table_y) / 2 + 4), "lens to mat", f.tiny, "#111111", "lt")
     c.text((mx, table_y + 14), f"{lens.name} over the 4-seat mat: {mat_h:.0f} mm "
-           f"+ {MARGIN_MM:.0f} mm each side in view", f.tiny, "#2f7d32", "ma")
+           f"+ {MARGIN * 50:.0f} % each side in view", f.tiny, "#2f7d32", "ma")
     # the heights for every mat and lens
     tx = x0 + 480
     names = [lens.name for lens in LENSES]
     c.text((tx, y0 + 50), "lens height above the mat", f.small, "#555555")
     for j, heading in enumerate(("Module 3", "Module 3 Wide")):
-        c.text((tx + 215 + j * 115, y0 + 82), heading, f.tiny, "#333333", "ma")
+        c.text((tx + 250 + j * 115, y0 + 82), heading, f.tiny, "#333333", "ma")
     for i, seats in enumerate(("3", "4")):
         y = y0 + 106 + i * 30
         w, h = inputs["mats"][seats]
         c.text((tx, y), f"{seats} seats, {w:.0f}×{h:.0f} mm", f.small)
         for j, name in enumerate(names):
-            c.text((tx + 215 + j * 115, y), f"{inputs['mount_cm'][seats][name]} cm", f.bold,
+            c.text((tx + 250 + j * 115, y), f"{inputs['mount_cm'][seats][name]} cm", f.bold,
                    "#111111", "ma")
     notes = [f"Fields of view: {LENSES[0].across_deg:.0f}°×{LENSES[0].down_deg:.0f}°, "
              f"Wide {LENSES[1].across_deg:.0f}°×{LENSES[1].down_deg:.0f}°.",
-             "The picture's long side along the mat's 800 mm.",
+             f"The picture's long side along the mat's {mat_w:.0f} mm.",
              "Higher still works (the cards get smaller);",
              "lower cuts off the mat's edges.",
-             "A USB webcam: see the README for its height.",
+             "A USB webcam: docs/hardware.md.",
              "Ribbon cable to the Pi's camera port",
              "(Pi 5: CAM/DISP 0, with a 22-to-15-pin cable)."]
     for i, note in enumerate(notes):

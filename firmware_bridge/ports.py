@@ -32,15 +32,9 @@ class GameView(Protocol):
     def expected(self) -> Expected: ...
 
 
-class OutcomeView(Protocol):
-    @property
-    def accepted(self) -> bool: ...
-    @property
-    def reason(self) -> str | None: ...
-
-
 class SessionPort(Protocol):
-    """`post` queues an event for the session to referee (the future gives an OutcomeView);
+    """`post` queues an event for the session to referee (the future gives its outcome:
+    `accepted`, and the `reason` when refused);
     `subscribe` calls back from the session's thread after every change (it must not wait on
     the session) and returns a function that unsubscribes; `alert` is for device notices."""
 

@@ -71,7 +71,8 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
 
 
 def _print_mat(args: argparse.Namespace) -> int:
-    from .mat import mat_layout, mount_height_mm, write_mat
+    from .mat import mat_layout, write_mat
+    from .mount import CAMERA_MODULE_3, CAMERA_MODULE_3_WIDE, mount_height_cm
 
     tiled = args.paper != "full"
     out = args.out or f"mat-{args.seats}-seats{'-' + args.paper if tiled else ''}.pdf"
@@ -91,8 +92,8 @@ def _print_mat(args: argparse.Namespace) -> int:
          if tiled else "as a vector PDF")
     print(f"wrote {out}: {layout.width:.0f} x {layout.height:.0f} mm {how} "
           f"({args.seats} seats). Print it true to size (100 %, no 'fit to page').")
-    print(f"Hang a Pi Camera Module 3 about {mount_height_mm(layout) / 10:.0f} cm above the "
-          f"mat (the Wide model: {mount_height_mm(layout, 102, 67) / 10:.0f} cm).")
+    print(f"Hang a Pi {CAMERA_MODULE_3.name} {mount_height_cm(layout, CAMERA_MODULE_3)} cm "
+          f"above the mat (the Wide model: {mount_height_cm(layout, CAMERA_MODULE_3_WIDE)} cm).")
     return 0
 
 

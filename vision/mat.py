@@ -20,6 +20,9 @@ LABEL_DARK = (20, 42, 12)
 MARKER_MM = 48.0   # the black square of each ArUco marker
 QUIET_MM = 8.0     # white margin around it
 SEAT_NAMES = {3: ("South", "West", "East"), 4: ("South", "West", "North", "East")}
+# The mat's width and depth for each number of seats: the one place they are stated (print-mat,
+# the camera's height in vision/mount.py, the wiring picture and the docs take them from here).
+MAT_MM = {3: (1000.0, 540.0), 4: (1000.0, 600.0)}
 
 
 @dataclass(frozen=True)
@@ -81,7 +84,7 @@ class MatLayout:
 
 
 def mat_layout(seats: int) -> MatLayout:
-    """The mat for 3 seats (1000 x 540 mm) or 4 seats (1000 x 600 mm).
+    """The mat for 3 or 4 seats (its size in MAT_MM).
 
     A meld can be eight cards or more. South's and North's meld areas run the width of the
     mat between the markers: eleven cards side by side. West's and East's lie beside the play
@@ -90,8 +93,7 @@ def mat_layout(seats: int) -> MatLayout:
     limits it."""
     if seats not in SEAT_NAMES:
         raise ValueError(f"a mat has 3 or 4 seats, not {seats}")
-    width = 1000.0
-    height = 600.0 if seats == 4 else 540.0
+    width, height = MAT_MM[seats]
     cx, cy = width / 2, (300.0 if seats == 4 else 250.0)   # the middle of the kitty area
     corner = QUIET_MM * 3 + MARKER_MM    # the markers' squares, quiet zones included
     side_top = cy - 170 if seats == 4 else corner + 8
@@ -232,14 +234,3 @@ def write_mat(layout: MatLayout, path: str, dpi: int = 300, paper: str = "full")
 
     image = draw_mat(layout, dpi / 25.4)
     Image.fromarray(image[:, :, ::-1].copy()).save(path, dpi=(dpi, dpi))
-
-
-def mount_height_mm(layout: MatLayout, hfov_deg: float = 66.0, vfov_deg: float = 41.0,
-                    margin: float = 0.1) -> float:
-    """How high above the mat a camera with these fields of view (default: Pi Camera
-    Module 3 in 16:9) must hang to see the whole mat with a `margin` all round."""
-    import math
-
-    need_w = layout.width * (1 + margin) / 2 / math.tan(math.radians(hfov_deg / 2))
-    need_h = layout.height * (1 + margin) / 2 / math.tan(math.radians(vfov_deg / 2))
-    return max(need_w, need_h)

@@ -44,9 +44,6 @@ class Effects:
     slide_frames: int = 3      # frames a laid card slides under the hand before it is still
 
 
-CLEAN = Effects(0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0, 0)
-
-
 @dataclass
 class Laid:
     """A card on the mat: centre and angle in mat mm/degrees, where it is going, which zone."""

@@ -163,10 +163,6 @@ class Tracker:
         waiting[0].card = card
         return True
 
-    def new_hand(self) -> None:
-        """A new hand: meld or a kitty like last hand's is reported again when shown."""
-        self._reported_sets.clear()
-
     def _check_camera(self, frame: np.ndarray, now: float) -> list[Event | Notice]:
         found = marker_offset(frame, self.calibration)
         if found is None or found[0] <= self.moved_mm:

@@ -6,6 +6,7 @@
 - `camera`: frames through the vision tracker into the session, with its alerts, the deal
   marked when the mat is clear, and the picture for the page's setup view.
 - `phone`: the page's JSON API as a phone at the table uses it (with the PIN).
-- `demo`: simulated players who play through all of the above, mistakes included.
+- `sim`: simulated players who play through all of the above, mistakes included, and the
+  simulated camera over the rendered mat.
 - `runner`: puts it together, serves the page, and stops cleanly.
 """

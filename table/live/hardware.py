@@ -30,11 +30,6 @@ class Hardware:
     serial: str | None
     notes: tuple[str, ...] = field(default=())
 
-    @property
-    def simulated(self) -> bool:
-        """Simulated players play when the camera is the simulated one."""
-        return self.camera == "sim"
-
 
 def pi_model(model_file: Path = MODEL_FILE) -> str | None:
     """"Raspberry Pi 5 Model B Rev 1.0" on a Pi, None elsewhere."""

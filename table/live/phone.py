@@ -22,7 +22,6 @@ class Phone:
     def __init__(self, url: str, pin: str) -> None:
         self.url = url.rstrip("/")
         self.pin = pin
-        self.requests = 0
 
     def state(self) -> dict[str, Any]:
         return self.get("/api/state")
@@ -76,7 +75,6 @@ class Phone:
         request.add_header("X-Table-PIN", self.pin)
         if data is not None:
             request.add_header("Content-Type", "application/json")
-        self.requests += 1
         try:
             with urllib.request.urlopen(request, timeout=TIMEOUT_S) as reply:
                 return reply.status, json.loads(reply.read() or b"{}")

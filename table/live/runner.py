@@ -3,7 +3,7 @@
 Opens the journal, resumes the last unfinished game (or starts one), connects the buttons (GPIO
 pins, the serial board), the camera and the face-down keeper to the session, serves the page,
 prints its address, the table PIN and a QR code, and runs until Ctrl-C or SIGTERM. With the
-simulated camera, simulated players play through all of it (table.live.demo).
+simulated camera, simulated players play through all of it (table.live.sim).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ if TYPE_CHECKING:  # the parts are imported when started, so that `--help` stays
     from web_ui.server import TableServer
 
     from .camera import CameraFeed
-    from .demo import SimulatedPlayers
+    from .sim import SimulatedPlayers
 
 log = logging.getLogger(__name__)
 
@@ -121,7 +121,7 @@ class RunningTable:
         self.players: SimulatedPlayers | None = None
         self.pin = ""
         self.url = ""
-        self._demo: threading.Thread | None = None
+        self._playing: threading.Thread | None = None
         self._lock = threading.RLock()
 
     # -- starting -----------------------------------------------------------------------------
@@ -291,11 +291,12 @@ class RunningTable:
     def _start_players(self) -> None:
         from firmware_bridge.presser import PinPresser
 
-        from .demo import Fingers, Pacing, SimulatedPlayers
         from .phone import Phone
+        from .sim import Fingers, Pacing, SimulatedPlayers
 
         controls, server, feed = self.controls, self.server, self.feed
         assert self.session is not None and server is not None and feed is not None
+        assert self.scene is not None
         phone = Phone(f"http://127.0.0.1:{server.port}", self.pin)
         presser = PinPresser(self.factory, self.wiring) \
             if self.hardware.gpio == "mock" and controls and controls.gpio is not None \
@@ -306,18 +307,18 @@ class RunningTable:
             seed=self.options.seed, hands=self.options.hands,
             pacing=Pacing(self.options.headless, self.options.speed, self.options.sim_fps),
             mistakes_on=self.options.mistakes)
-        self._demo = threading.Thread(target=self._play, name="simulated-players", daemon=True)
-        self._demo.start()
+        self._playing = threading.Thread(target=self._play, name="simulated-players", daemon=True)
+        self._playing.start()
 
     def _play(self) -> None:
-        from .demo import DemoStuck
         from .phone import PhoneError
+        from .sim import PlayersStuck
 
         players = self.players
         assert players is not None
         try:
             players.run()
-        except (DemoStuck, PhoneError, SessionError) as exc:
+        except (PlayersStuck, PhoneError, SessionError) as exc:
             self.failure = f"the simulated players stopped: {exc}"
             self._say(self.failure)
         except Exception as exc:  # the page stays up; say what broke
@@ -379,9 +380,9 @@ class RunningTable:
     def _stop_players(self) -> None:
         if self.players is not None:
             self.players.stop()
-        if self._demo is not None and self._demo is not threading.current_thread():
-            self._demo.join(10)
-        self._demo = None
+        if self._playing is not None and self._playing is not threading.current_thread():
+            self._playing.join(10)
+        self._playing = None
 
     def _disconnect(self) -> None:
         if self.keeper is not None:

@@ -5,8 +5,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
-from camera_mount import LENSES, mount_height_mm, mount_table, px_per_mm
 from PIL import Image
 from wiring_diagram import (
     HEADER,
@@ -19,7 +17,7 @@ from wiring_diagram import (
 )
 
 from firmware_bridge.config import default_wiring
-from vision.mat import mat_layout
+from vision.mount import mount_table
 
 ROOT = Path(__file__).resolve().parents[2]
 HARDWARE_DOC = ROOT / "docs" / "hardware.md"
@@ -71,18 +69,6 @@ def test_the_pico_pins_are_read_from_its_program() -> None:
     # the Pico's ground pins are 3, 8, 13, ...: no GP lands on one
     assert not {PICO_PHYSICAL[gp] for gp in numbers} & {3, 8, 13, 18, 23, 28, 33, 38}
     assert PICO_PHYSICAL[0] == 1 and PICO_PHYSICAL[2] == 4 and PICO_PHYSICAL[22] == 29
-
-
-@pytest.mark.parametrize("seats", [3, 4])
-def test_the_mount_height_frames_the_mat(seats: int) -> None:
-    mat = mat_layout(seats)
-    for lens in LENSES:
-        cm = mount_table()[seats][lens.name]
-        height = cm * 10
-        # at that height the whole mat and the margin are in view, and 1 cm lower they are not
-        assert mount_height_mm(lens, mat.width, mat.height) <= height
-        assert mount_height_mm(lens, mat.width, mat.height) > height - 10
-        assert 1.3 < px_per_mm(lens, height) < 2.0
 
 
 def test_the_hardware_doc_gives_the_pictures_heights_and_pins() -> None:

@@ -54,7 +54,7 @@ def test_quick_frames_are_the_frames_drawn_afresh(effects: Effects) -> None:
     faces = load_deck("svg-standard")
     quick = MatScene.create(mat_layout(3), dict(faces), 7, size=SIZE, effects=effects)
     afresh = MatScene.create(mat_layout(3), dict(faces), 7, size=SIZE, effects=effects)
-    with ThreadPoolExecutor(1) as darkroom:  # developed in another thread, as the demo does
+    with ThreadPoolExecutor(1) as darkroom:  # developed in another thread, as table/live/sim does
         got = _play_some(quick, lambda: darkroom.submit(quick.develop, quick.capture()).result())
     want = _play_some(afresh, afresh.render_reference)
     assert len(got) == len(want) == 25

@@ -2,7 +2,7 @@
 
 Input 3 x 88 x 40 (vision.corners.prepare); three 3x3 convolutions each followed by ReLU and a
 2x2 max-pool (8, 16, 32 channels), a fourth 3x3 convolution (64), then a 128-unit hidden
-layer and RANKS + SUITS logits. About 500,000 weights; only Conv, Relu, MaxPool, Flatten and
+layer and RANKS + SUITS logits. About 480,000 weights; only Conv, Relu, MaxPool, Flatten and
 Gemm, which OpenCV's dnn module has read since long before 4.6.
 """
 

@@ -26,7 +26,7 @@ NUMBER_CARDS = parse_cards("AS 10S 9S AH 10H 9H AC 10C 9C AD 10D 9D")
 
 @pytest.fixture(scope="module")
 def faces(standard_crops: Faces) -> Faces:
-    """The stored crops as opaque faces with a clean white edge (as in test_vision_scene),
+    """The stored crops as opaque faces with a clean white edge (as in test_scene),
     their white brought back to a card's (the crops were taken under a dim lamp)."""
     out = {}
     for card, img in standard_crops.items():

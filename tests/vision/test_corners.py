@@ -90,3 +90,33 @@ def test_training_runs_end_to_end_on_a_tiny_budget(tmp_path: Path) -> None:
     net = cv2.dnn.readNetFromONNX(str(tmp_path / MODEL.name))
     net.setInput(np.zeros((1, 3, WINDOW_H, WINDOW_W), np.float32))
     assert net.forward().shape == (1, 12)
+
+
+def test_a_corner_whose_pip_is_covered_is_taught_as_cannot_tell() -> None:
+    from vision.training import occlude, synth
+    from vision.training.face import PIP_INK, RANK_INK
+
+    fonts = synth.font_files()
+    if not fonts:
+        pytest.skip("no fonts installed to draw a design")
+    face = synth.deck(0, fonts)[0]
+    assert face.index_ink is not None
+    half = face.index_ink.shape[0] // 2
+    top = face.index_ink[:half]
+    rank_rows = np.nonzero((top == RANK_INK).any(axis=1))[0]
+    pip_rows = np.nonzero((top == PIP_INK).any(axis=1))[0]
+    assert len(rank_rows) and len(pip_rows) and pip_rows.mean() > rank_rows.mean()
+    hidden = 0
+    for seed in range(40):
+        seen = occlude.occlude(face, np.random.default_rng(seed))
+        assert seen is not None
+        image, labels = seen
+        changed = np.abs(image[:, :, :3].astype(int) - face.image[:, :, :3]).sum(axis=2) > 30
+        for turn, (rank, suit) in enumerate(labels):
+            assert rank in (face.rank, occlude.UNKNOWN) and suit in (face.suit, occlude.UNKNOWN)
+            rows = slice(0, half) if turn == 0 else slice(half, None)
+            pip = face.index_ink[rows] == PIP_INK
+            if suit == occlude.UNKNOWN:   # only where the pip's ink was painted over
+                hidden += 1
+                assert changed[rows][pip].mean() >= 0.1
+    assert hidden > 0

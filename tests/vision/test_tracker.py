@@ -24,7 +24,7 @@ BLANK = Card.parse("9H")   # drawn as a plain white card: never readable
 
 @pytest.fixture(scope="module")
 def faces(standard_crops: Faces) -> Faces:
-    """The stored crops as faces (as in test_vision_scene), with the nine of hearts blank."""
+    """The stored crops as faces (as in test_scene), with the nine of hearts blank."""
     out = {}
     for card, img in standard_crops.items():
         big = cv2.resize(img[2:-2, 2:-2], (FACE_WIDTH, FACE_HEIGHT),

@@ -19,7 +19,6 @@ from vision.mat import (
     draw_mat,
     mat_layout,
     mat_pdf,
-    mount_height_mm,
     write_mat,
 )
 
@@ -126,11 +125,6 @@ def test_tiles_on_home_paper_put_back_together_make_the_mat(tmp_path: Path, pape
         assert (margin < 128).any() and (margin > 200).mean() > 0.9
     assert np.abs(glued.astype(int) - whole.astype(int)).mean() < 2
     assert sorted(detect_markers(cv2.cvtColor(glued, cv2.COLOR_BGR2GRAY))) == [0, 1, 2, 3]
-
-
-def test_camera_height_grows_with_the_mat() -> None:
-    assert mount_height_mm(mat_layout(4)) > mount_height_mm(mat_layout(3)) > 500
-    assert mount_height_mm(mat_layout(4), 102, 67) < mount_height_mm(mat_layout(4))
 
 
 def _camera_view(layout_seats: int, shift: tuple[float, float] = (0, 0)) -> np.ndarray:
