@@ -155,7 +155,7 @@ def _paste(frame: np.ndarray, face: np.ndarray, corners: np.ndarray,
     alpha = cover.astype(np.float32)[:, :, None] / 255
     if shadow is not None:
         dx, dy, soft, strength = shadow.tolist()
-        moved = cv2.warpAffine(cover, np.float32([[1, 0, dx], [0, 1, dy]]), size)
+        moved = cv2.warpAffine(cover, np.array([[1, 0, dx], [0, 1, dy]], np.float32), size)
         dark = cv2.GaussianBlur(moved.astype(np.float32) / 255, (0, 0), max(soft, 0.5))
         frame[:] = (frame * (1 - strength * dark[:, :, None])).astype(np.uint8)
     frame[:] = (frame * (1 - alpha) + warped * alpha).astype(np.uint8)
@@ -257,9 +257,8 @@ def busy_scene(faces: dict[Card, np.ndarray], rng: np.random.Generator,
     frame = np.clip(frame + rng.normal(0, rng.uniform(1, 5), frame.shape), 0, 255
                     ).astype(np.uint8)
     ok, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(60, 95))])
-    if ok:
-        frame = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
-    return frame, laid
+    decoded = cv2.imdecode(jpeg, cv2.IMREAD_COLOR) if ok else None
+    return (frame if decoded is None else np.asarray(decoded)), laid
 
 
 def _light(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -274,8 +273,8 @@ def _light(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         points = (rng.uniform(0, 1, (int(rng.integers(3, 7)), 2)) * (w, h)).astype(np.int32)
         shade = np.zeros((h, w), np.float32)
         cv2.fillConvexPoly(shade, cv2.convexHull(points), 1.0)
-        shade = cv2.GaussianBlur(shade, (0, 0), float(rng.uniform(4, 25)))
-        gain = gain * (1 - rng.uniform(0.2, 0.45) * shade)
+        blurred = cv2.GaussianBlur(shade, (0, 0), float(rng.uniform(4, 25)))
+        gain = gain * (1 - rng.uniform(0.2, 0.45) * blurred)
     cast = 1 + rng.uniform(-0.08, 0.08, 3)
     out = frame.astype(np.float32) * gain[:, :, None] * cast[None, None, :]
     return np.clip(out, 0, 255).astype(np.uint8)

@@ -101,7 +101,8 @@ def edge_outlines(frame: np.ndarray) -> list[np.ndarray]:
     regions = [edge_regions(gray, canny) for canny in CANNY_LEVELS]
     wholes: list[np.ndarray] = []
     parts: list[np.ndarray] = []
-    for sizes in (None, []):
+    passes: tuple[list[tuple[float, float]] | None, ...] = (None, [])
+    for sizes in passes:
         if sizes is not None:   # the sizes of the whole cards: the two most unlike
             sizes += _sizes(wholes)
         for labels, stats in regions:
