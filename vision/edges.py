@@ -2,13 +2,15 @@
 grain of wood): `edge_outlines(frame) -> list of 4x2 corners`.
 
 A card's white is a region that no edge crosses, bounded by the card's straight sides. So the
-frame's edges (Canny) are drawn, and each region between them that is light, colourless and
-of a card's shape is a card. A card partly under another (a fan) shows only a strip of it, and
-a court card's white may be cut in two by its picture: such a part is completed to a card from
-one of its two longest straight sides, towards the part, when that card holds the part and is
-mostly light (the ground beyond the card's own edge is not). Outlines of one card are kept once
-(`suppress`). The figures below were tuned on rendered busy scenes (vision.busy,
-bench/bench_busy.py), never on photos.
+frame's edges (Canny, at two strengths: the fainter parts a card from the card under it) are
+drawn, and each region between them that is light, colourless and of a card's shape is a card.
+A card partly under another (a fan, a pile) shows only a strip or a corner of it, and a court
+card's white may be cut in two by its picture: such a part is completed to a card from one of
+its two longest straight sides, towards the part, either as long as that side or of the size
+of a whole card found in the frame laid from a visible corner, when that card holds the part
+and is mostly light (the ground beyond the card's own edge is not). Every outline must look
+like a card (vision.looks); outlines of one card are kept once (`suppress`). The figures below
+were tuned on rendered busy scenes (vision.busy, bench/bench_busy.py), never on photos.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from .quads import order_corners
 
 W, H, M = 48, 68, 6    # the straightened card (px) and the margin round it
 BAND = (2, 7)          # the band inside the sides, px in from them
-PAPER_SATURATION = 70  # HSV saturation of paper at most
+PAPER_SATURATION = 90  # HSV saturation of paper at most (a warm lamp tints it; as detect)
 PAPER_SHARE = 0.5      # share of the band that is paper, at least
 PAPER_DARKER = 0.7     # paper is at least this share of the band's light level
 SIDE_CONTRAST = 14.0   # a stretch of side stands out when inside and outside differ this much
