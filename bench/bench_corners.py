@@ -12,8 +12,10 @@ second word (the built-in profile holds Dondorf's faces, so it would not be unse
 the share read correctly, misread silently (with a 95 % upper bound) and abstained; how many
 of the designs' other faces (2-8, jokers, backs) and blank crops were named as a pinochle card;
 and the time per card. `--model DIR` benches a model trained elsewhere (`python -m
-vision.training --out DIR`), on the designs its JSON calls evaluation. One split only (designs
-in designs.py), not k-fold: a training takes about half an hour here. Ends with one JSON line.
+vision.training --out DIR`), on the designs its JSON calls evaluation and on evaluation designs
+of designs.py that its JSON does not list (added after it was trained, so never seen by it).
+One split only (designs in designs.py), not k-fold: a training takes about half an hour here.
+Ends with one JSON line.
 """
 
 from __future__ import annotations
@@ -86,9 +88,12 @@ def main() -> int:
         corners.MODEL = args.model / corners.MODEL.name
         corners.META = args.model / corners.META.name
     meta = json.loads(corners.META.read_text())
-    held_out = [d["name"] for d in meta["designs"] if d["split"] == "evaluation"]
-    trained = {d["name"] for d in meta["designs"] if d["split"] == "train"}
+    listed = {d["name"]: d["split"] for d in meta["designs"]}
     available = {d.name: d for d in designs(0)}
+    # Evaluation designs newer than the model (not in its manifest at all) are unseen too.
+    held_out = [n for n, split in listed.items() if split == "evaluation"] + [
+        n for n, d in available.items() if d.split == "evaluation" and n not in listed]
+    trained = {n for n, split in listed.items() if split == "train"}
     evaluated = [available[n] for n in held_out if n in available and n not in trained]
     if not evaluated:
         print("none of the evaluation designs is installed (see vision/training/designs.py)")

@@ -24,7 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "table" / "rules"
 # the modules a simulated hand spends its time in (bench/bench_game.py); the rest stay Python
-MODULES = ("game", "tricks", "players", "meld", "reneges", "scoring", "seats", "cards", "phase")
+MODULES = ("game", "auction", "standing", "hand", "values", "tricks", "players", "meld",
+           "reneges", "scoring", "seats", "cards", "phase")
 GROUP = "table.rules._native"  # mypyc's shared library, table/rules/_native__mypyc.*.so
 MANIFEST = RULES / "_native.json"
 EXT_SUFFIX: str = sysconfig.get_config_var("EXT_SUFFIX")

@@ -13,6 +13,9 @@ A seat has two buttons, BID and PASS; the table has UNDO. A press is a TAP or a 
   diamonds) on the suit lights; a long BID press names the suit shown. PASS takes the choice
   back. A long PASS press concedes (the voluntary set, the throw-in).
 - until the first lead: a long PASS press concedes for the declaring side.
+- two-handed, drawing from the stock (004): the seat at the stock presses BID to keep the card
+  it drew (the next goes face down to its discard pile) or PASS to reject it (it must keep the
+  next); a tap or a long press alike. `Game.expected().draw` says when and whose turn it is.
 - UNDO takes back the last accepted event (and drops any choice still pending).
 
 A press out of turn is not dropped: it is sent as what it would mean and the game refuses it
@@ -32,6 +35,7 @@ from table.rules import (
     Event,
     Passed,
     PushedToDealer,
+    StockDrawn,
     Suit,
     TrumpNamed,
     Undone,
@@ -106,7 +110,10 @@ class ButtonLanguage:
             return [Submit(Undone(source=p.source, at=p.wall), None)]
         if p.seat is None or p.button not in (BID, PASS) or p.gesture not in GESTURES:
             return [Refuse(p.seat, f"unknown button {p.button} {p.gesture}")]
-        buttons = game.expected().buttons
+        expected = game.expected()
+        if expected.draw is not None:
+            return self._draw(p)
+        buttons = expected.buttons
         if buttons is Buttons.BID:
             return self._auction(p, game)
         if buttons in CHOOSING_TRUMP:
@@ -189,6 +196,13 @@ class ButtonLanguage:
         suit = _next_suit(pending.suit if pending else None)
         self.pending[p.seat] = Pending(p.seat, suit=suit, source=p.source)
         return []
+
+    @staticmethod
+    def _draw(p: Press) -> list[Action]:
+        """Keep (BID) or reject (PASS) the card just drawn; out of turn, the game refuses it."""
+        assert p.seat is not None
+        return [Submit(StockDrawn(seat=p.seat, kept_first=p.button == BID, source=p.source,
+                                  at=p.wall), p.seat)]
 
     def _concede_only(self, p: Press, why: str) -> list[Action]:
         assert p.seat is not None

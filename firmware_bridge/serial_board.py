@@ -10,7 +10,10 @@ are recognised as replays, so none is lost or doubled.
 A press is taken only as the wiring has it: a seat button (BID, PASS) of a seat the wiring has,
 or the table's UNDO ("T"); anything else (`99 UNDO TAP`) is counted as unknown and ignored. A
 HELLO with a resume number far ahead is ignored by the link (see firmware/link.py) and the
-players are told once.
+players are told once. So are HELLOs the link refuses: one answering an earlier connection's
+challenge (a replayed message), one answering a challenge never sent (a forgery), one from a
+board whose firmware predates the challenge (flash it again); each is told once until the board
+links again.
 """
 
 from __future__ import annotations
@@ -71,6 +74,9 @@ class BoardConnection:
         self.place = place
         self.seats = seats
         self._far_told = 0
+        self._refusals_told = 0
+        self._refusals_said: set[str] = set()   # what was told since the board last linked
+        self._refusals_at_open = 0
         self.on_gesture = on_gesture or (panel.gesture if panel is not None else None)
         self.on_alert = on_alert or (panel.device_alert if panel is not None else None)
         self.clock = clock
@@ -79,7 +85,8 @@ class BoardConnection:
         self.status = "not started"
         self.reconnects = 0
         self.unknown = 0
-        self._link = Link(nonce or secrets.token_hex(4), self._write, self._ms(), dead_ms=dead_ms)
+        self._link = Link(nonce or secrets.token_hex(4), self._write, self._ms(), os.urandom,
+                          dead_ms=dead_ms)
         self._lock = threading.Lock()
         self._lights = (0, 0)
         self._lights_sent: tuple[int, int] | None = None
@@ -147,8 +154,11 @@ class BoardConnection:
                 try:
                     self._serve(port)
                 except LinkDead:
-                    self._set_status(f"the board on {port} stopped answering; is its firmware "
-                                     "running? (`pinochle-table board-check`)")
+                    refused = self._link.refused if self._link.refusals > self._refusals_at_open \
+                        else None
+                    self._set_status(f"the board on {port} did not link: {refused}" if refused
+                                     else f"the board on {port} stopped answering; is its "
+                                     "firmware running? (`pinochle-table board-check`)")
                 except (OSError, ValueError) as exc:  # SerialException is an OSError
                     what = "was unplugged" if self._linked.is_set() else "is not usable"
                     self._set_status(f"the board on {port} {what}: {exc}")
@@ -175,6 +185,7 @@ class BoardConnection:
                 self.port = port
                 self._link.drop_outbox()  # stale lights; fresh ones follow the handshake
                 self._link.restart(self._ms())
+                self._refusals_at_open = self._link.refusals
                 self._lights_sent = None
                 self._buzzes.clear()
             self._set_status(f"shaking hands with the board on {port}")
@@ -185,6 +196,7 @@ class BoardConnection:
                 with self._lock:
                     messages = self._link.receive(data, now) if data else []
                 self._tell_far_resume()
+                self._tell_refused()
                 for kind, args in messages:
                     try:
                         self._obey(kind, args)
@@ -212,10 +224,11 @@ class BoardConnection:
         if kind == LINKED:
             first = not self._ever_linked
             self._ever_linked = True
+            self._refusals_said.clear()
             self._linked.set()
             with self._lock:
                 self._lights_sent = None  # the board is told the lights as they should be
-            self._set_status(f"board linked on {self.port}")
+            self._set_status(f"board linked on {self.port}: {self.board_info()}")
             if not first and self.on_alert is not None:
                 self.on_alert("The button board is back.", SOURCE, "device-connected")
         elif kind == BUTTON and len(args) == 3 and args[1] in BUTTONS and args[2] in GESTURES \
@@ -244,6 +257,32 @@ class BoardConnection:
                 self.on_alert("The button board's link got a hello that did not fit (a resume "
                               "number far ahead) and ignored it. If the buttons stop working, "
                               "unplug the board and plug it in again.", SOURCE, "device-garbled")
+
+    def _tell_refused(self) -> None:
+        """A HELLO the link refused: logged, and told to the players once until the board links
+        again (an old board that never links is not told of again and again)."""
+        with self._lock:
+            count, text = self._link.refusals, self._link.refused
+        if count == self._refusals_told or text is None:
+            return
+        self._refusals_told = count
+        log.warning("serial board: %s", text)
+        if text in self._refusals_said:
+            return
+        self._refusals_said.add(text)
+        if not self._link.confirmed:
+            self._set_status(f"the board on {self.port}: {text}")
+        if self.on_alert is not None:
+            self.on_alert(f"The button board's link: {text}.", SOURCE, "device-garbled")
+
+    def board_info(self) -> str:
+        """What the board said of itself in its HELLO: firmware, buttons, chip id."""
+        with self._lock:
+            info = list(self._link.peer_info)
+        firmware = info[0] if info else "unknown firmware"
+        buttons = f", {info[1]} buttons" if len(info) > 1 else ""
+        chip = f", id {info[2]}" if len(info) > 2 and info[2] != "-" else ""
+        return f"{firmware}{buttons}{chip}"
 
     def _send_state(self, now: float) -> None:
         """Lights and buzzes for the board (lock held)."""

@@ -124,7 +124,7 @@ class SimulatedBoard:
     # -- internals -------------------------------------------------------------------------------
 
     def _boot(self) -> Board:
-        return Board(self.buttons, self._send, self._now(), secrets.token_hex(4),
+        return Board(self.buttons, self._send, self._now(), secrets.token_hex(4), os.urandom,
                      self.debounce_ms, self.hold_ms)
 
     def _now(self) -> float:

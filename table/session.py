@@ -28,6 +28,7 @@ from table.rules import (
     Game,
     IllegalAction,
     Rules,
+    StockDrawn,
     Undone,
     new_game,
     options_of,
@@ -81,15 +82,15 @@ class Session:
         record = journal.game(game_id)
         self.journal = journal
         self.game_id = game_id
+        self._accepted = journal.accepted_events(game_id)
         try:
-            self.rules: Rules = record.rules()
+            self.rules: Rules = game_rules(record, self._accepted)
         except JournalError as exc:  # e.g. an option outside its domain, from an older program
             raise SessionError(f"{exc}. The journal keeps it; start a new game (`pinochle-table "
                                "new`, or New game on the page)") from None
         self.names: tuple[str, ...] = record.names
         self.first_dealer = record.first_dealer
         self._clock = clock
-        self._accepted = journal.accepted_events(game_id)
         self._last_number = journal.last_number(game_id)
         self._game = replay_journal(journal, record, self._accepted)
         self._standing = record.standing
@@ -108,7 +109,10 @@ class Session:
             game = new_game(rules, names, first_dealer)
         except (ValueError, TypeError) as exc:
             raise SessionError(f"cannot start this game: {exc}") from None
-        game_id = journal.new_game(rules.name, options_of(rules), list(names), first_dealer,
+        options = options_of(rules)
+        if rules.draw_from_stock:  # said even when it is the preset's: see game_rules
+            options.setdefault("draw_events", "yes" if rules.draw_events else "no")
+        game_id = journal.new_game(rules.name, options, list(names), first_dealer,
                                    _standing(game), clock())
         return cls(journal, game_id, clock)
 
@@ -351,13 +355,25 @@ class Session:
         job.future.set_result(alert)
 
 
+def game_rules(record: GameRecord, accepted: Sequence[tuple[int, Event]]) -> Rules:
+    """The rules `record` was played by. A two-handed game recorded before each turn at the
+    stock was entered has no `draw_events` in its options (new ones always say it): it is
+    `draw_events=no` unless its journal holds a draw (one written between the two versions)."""
+    rules = record.rules()
+    if rules.draw_from_stock and "draw_events" not in record.options and not any(
+            isinstance(event, StockDrawn) for _, event in accepted):
+        return dataclasses.replace(rules, draw_events=False)
+    return rules
+
+
 def replay_journal(journal: Journal, record: GameRecord,
                    accepted: Sequence[tuple[int, Event]] | None = None) -> Game:
     """The game `record` as its accepted journal entries leave it."""
     if accepted is None:
         accepted = journal.accepted_events(record.id)
     try:
-        return replay(record.rules(), record.names, accepted, record.first_dealer)
+        return replay(game_rules(record, accepted), record.names, accepted,
+                      record.first_dealer)
     except (IllegalAction, ValueError) as exc:
         raise SessionError(
             f"game {record.id} in {journal.path} does not replay with this program's rules "

@@ -5,6 +5,7 @@ service) starts with. Options on the command line win over it.
     preset = "bison"                      # the rules: `pinochle-table presets` lists them
     seats = ["Ann", "Bob", "Cleo"]        # the players' names, in seat order
     port = 8080                           # the page's port
+    allow_hosts = ["pinochle.local"]      # more names the page may be opened by
 
 A file without a PIN gets one on the first start, written into it, so the PIN printed on the
 table card stays right across restarts. The settings directory is $PINOCHLE_CONFIG if set, else
@@ -14,19 +15,23 @@ PINOCHLE_CONFIG=/var/lib/pinochle-table).
 
 from __future__ import annotations
 
+import ipaddress
 import os
+import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 FILE_NAME = "table.toml"
-KEYS = ("pin", "preset", "seats", "port")
+KEYS = ("pin", "preset", "seats", "port", "allow_hosts")
+_LABEL = re.compile(r"[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\Z")
 TEMPLATE = """\
 # The pinochle table's settings (pinochle-table run reads them; its options win over them).
 # preset = "bison"                      # the rules: `pinochle-table presets` lists them
 # seats = ["Ann", "Bob", "Cleo"]        # the players' names, in seat order
 # port = 8080                           # the page's port
+# allow_hosts = ["pinochle.local"]      # more names the page may be opened by
 """
 
 
@@ -40,6 +45,7 @@ class TableSettings:
     preset: str | None = None
     seats: tuple[str, ...] = ()
     port: int | None = None
+    allow_hosts: tuple[str, ...] = ()
 
 
 def config_dir(environ: Mapping[str, str] = os.environ) -> Path:
@@ -62,6 +68,22 @@ def check_pin(pin: str) -> str:
     return pin
 
 
+def check_host_name(name: str) -> str:
+    """A host name the page may be opened by (lower case), or ValueError saying what one is:
+    a DNS name such as `pinochle.local` or an IP address, without scheme, port or path."""
+    host = name.strip().lower().rstrip(".")
+    try:
+        return str(ipaddress.ip_address(host.strip("[]")))
+    except ValueError:
+        pass
+    labels = host.split(".")
+    if len(host) > 253 or not all(_LABEL.match(label) for label in labels) \
+            or labels[-1].isdigit():
+        raise ValueError(f"{name!r} is not a host name: give a name like pinochle.local or an "
+                         f"IP address like 192.168.1.20, without http://, a port or a path")
+    return host
+
+
 def load_settings(path: Path) -> TableSettings:
     """The settings in `path` (none at all if there is no such file)."""
     try:
@@ -75,7 +97,7 @@ def load_settings(path: Path) -> TableSettings:
     if unknown:
         raise SettingsError(f"{path}: unknown setting {', '.join(unknown)} (known: "
                             f"{', '.join(KEYS)})")
-    pin, preset, seats, port = (data.get(key) for key in KEYS)
+    pin, preset, seats, port, allow_hosts = (data.get(key) for key in KEYS)
     if pin is not None:
         if not isinstance(pin, str):
             raise SettingsError(f'{path}: write the PIN in quotes, like pin = "0427"')
@@ -92,8 +114,16 @@ def load_settings(path: Path) -> TableSettings:
     if port is not None and (isinstance(port, bool) or not isinstance(port, int)
                              or not 0 <= port <= 65535):
         raise SettingsError(f"{path}: port is a number from 1 to 65535 (0: any free port)")
+    if allow_hosts is not None and (not isinstance(allow_hosts, list) or not all(
+            isinstance(h, str) for h in allow_hosts)):
+        raise SettingsError(f'{path}: allow_hosts is a list of host names, like allow_hosts = '
+                            '["pinochle.local", "192.168.1.20"]')
+    try:
+        hosts = tuple(check_host_name(h) for h in allow_hosts or ())
+    except ValueError as exc:
+        raise SettingsError(f"{path}: allow_hosts: {exc}") from None
     return TableSettings(pin, preset.strip() if preset else None,
-                         tuple(s.strip() for s in seats or ()), port)
+                         tuple(s.strip() for s in seats or ()), port, hosts)
 
 
 def keep_pin(path: Path, make_pin: Callable[[], str]) -> TableSettings:

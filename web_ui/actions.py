@@ -150,9 +150,21 @@ def _yes(body: Mapping[str, Any], key: str, default: bool | None = None) -> bool
 
 
 def concede(body: Mapping[str, Any], game: Game) -> Event:
-    """The declaring side gives up; `agreed`: everybody agrees to throw the hand in (002)."""
-    return Conceded(seat=_seat(body, game, game.declarer, "concession"),
-                    agreed=_yes(body, "agreed", False), source=SOURCE)
+    """The declaring side gives up; `agreed`: everybody agrees to throw the hand in (002:
+    "unless everybody agrees"), so `agree` must name every player."""
+    seat = _seat(body, game, game.declarer, "concession")
+    agreed = _yes(body, "agreed", False)
+    if agreed:
+        given = body.get("agree")
+        if not isinstance(given, list):
+            raise ActionError(400, "a throw-in by agreement lists who agreed: 'agree', every "
+                                   "player's seat or name")
+        agreeing = {_seat({"seat": s}, game, None, "agreement") for s in given}
+        missing = [game.names[s] for s in game.active if s not in agreeing]
+        if missing:
+            raise ActionError(400, f"everybody must agree to throw the hand in: "
+                                   f"{' and '.join(missing)} did not")
+    return Conceded(seat=seat, agreed=agreed, source=SOURCE)
 
 
 def draw(body: Mapping[str, Any], game: Game) -> Event:

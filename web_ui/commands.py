@@ -34,11 +34,16 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
 def _serve(args: argparse.Namespace) -> int:
     from table.journal import Journal, JournalError, default_path
     from table.session import Session, SessionError
+    from table.settings import check_host_name
 
     from .app import create_app
     from .pin import new_pin
     from .server import TableServer, page_address, print_qr
 
+    try:
+        hosts = tuple(check_host_name(name) for name in args.allow_host)
+    except ValueError as exc:
+        raise CommandError(f"--allow-host: {exc}") from None
     pin = (args.pin or new_pin()).strip()
     if not pin.isdigit() or not 4 <= len(pin) <= 12:
         raise CommandError("the PIN is 4 to 12 digits, so it can be typed on a phone keypad")
@@ -56,7 +61,7 @@ def _serve(args: argparse.Namespace) -> int:
                     raise
                 print(f"the last game could not be resumed: {exc}")  # the page starts another
         app = create_app({"SESSION": session, "JOURNAL": journal, "PIN": pin,
-                          "ALLOWED_HOSTS": tuple(args.allow_host)})
+                          "ALLOWED_HOSTS": hosts})
         server = TableServer(app, args.host, args.port)
     except (JournalError, SessionError) as exc:
         journal.close()

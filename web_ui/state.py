@@ -7,7 +7,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from table.export import hands_played
-from table.rules import CardPlayed, Event, Game, HandDealt, Scoring, in_effect
+from table.rules import (
+    CardPlayed,
+    Conceded,
+    Event,
+    Game,
+    HandDealt,
+    IllegalAction,
+    Scoring,
+    in_effect,
+)
 
 from .board import AlertBoard
 from .entry import camera_state, card_entry
@@ -76,6 +85,28 @@ def road(game: Game) -> dict[str, Any]:
             "hands": [h.hand_number for h in hands]}
 
 
+def concession(game: Game) -> dict[str, Any] | None:
+    """Whether the declaring side may give up now, asked of the game itself: the concession is
+    tried on the position (a `Game` is a value, so nothing changes). `seat`: the declarer,
+    `seats`: the side that may concede; `agreed`: only if every player agrees (002, where the
+    bid could still be made), `players` being who must, and `alone` why it cannot be conceded
+    without them. None: no concession now."""
+    d = game.declarer
+    if d is None:
+        return None
+    seats = sorted(s for s in game.active if game.side(s) == game.side(d))
+    try:
+        game.apply(Conceded(seat=d))
+    except IllegalAction as alone:
+        try:
+            game.apply(Conceded(seat=d, agreed=True))
+        except IllegalAction:
+            return None
+        return {"seat": d, "seats": seats, "agreed": True, "players": sorted(game.active),
+                "alone": alone.reason}
+    return {"seat": d, "seats": seats, "agreed": False, "players": [], "alone": None}
+
+
 def page_state(game: Game | None, accepted: Sequence[tuple[int, Event]], number: int,
                game_id: int | None, board: AlertBoard, table: dict[str, Any],
                camera: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -87,7 +118,7 @@ def page_state(game: Game | None, accepted: Sequence[tuple[int, Event]], number:
                            "alerts": alerts, "news": news, "game": None, "moves": [],
                            "plays": {"trick": [], "last_trick": []}, "next_dealer": None,
                            "kitty_size": 0, "entry": None, "undo_target": None,
-                           "bid": None, "road": None,
+                           "bid": None, "road": None, "concession": None,
                            "camera": camera_state(bool(table.get("camera")), camera, alerts)}
     if game is None:
         return out
@@ -101,4 +132,5 @@ def page_state(game: Game | None, accepted: Sequence[tuple[int, Event]], number:
     out["kitty_size"] = game.rules.kitty_size
     out["entry"] = card_entry(game)
     out["undo_target"] = moves[-1][0] if moves else None  # what Undo takes back (its number)
+    out["concession"] = concession(game)
     return out

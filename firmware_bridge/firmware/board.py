@@ -19,7 +19,7 @@ except ImportError:  # MicroPython: no such module, and it never evaluates annot
 from .buttons import ButtonTracker
 from .link import LINKED, Link
 
-FIRMWARE = "pinochle-fw-1.0"
+FIRMWARE = "pinochle-fw-1.1"  # 1.1: the handshake answers the Pi's challenge
 LIGHTS = 8
 SUITS = "SHCD"
 BUTTON = "BTN"
@@ -38,11 +38,15 @@ class Board:
     """`buttons` lists (seat, name) per input in scan order, e.g. ("0", "BID"), ("T", "UNDO")."""
 
     def __init__(self, buttons: list[tuple[str, str]], write: Callable[[bytes], object],
-                 now: float, nonce: str, debounce_ms: float = 25, hold_ms: float = 700,
-                 blink_ms: float = 250) -> None:
+                 now: float, nonce: str, random_bytes: Callable[[int], bytes],
+                 debounce_ms: float = 25, hold_ms: float = 700, blink_ms: float = 250,
+                 board_id: str = "-") -> None:
+        """`random_bytes`: `os.urandom`, for the link's challenges; `board_id`: the chip's
+        serial number in hex (sent in the HELLO), "-" if unknown."""
         self.buttons = buttons
         self.trackers = [ButtonTracker(debounce_ms, hold_ms) for _ in buttons]
-        self.link = Link(nonce, write, now, info=[FIRMWARE, str(len(buttons))])
+        self.link = Link(nonce, write, now, random_bytes,
+                         info=[FIRMWARE, str(len(buttons)), board_id])
         self.lit = 0
         self.blink = 0
         self.blink_ms = blink_ms

@@ -15,7 +15,7 @@ import select
 import sys
 import time
 
-from machine import WDT, Pin, Timer, reset
+from machine import WDT, Pin, Timer, reset, unique_id
 from pinochle_fw.board import Board
 
 # (GPIO, seat, button): seats 0-3 from the dealer's first deal; "T" is the table.
@@ -45,7 +45,9 @@ def run(watchdog: WDT) -> None:
     last = time.ticks_ms()
     now = 0
     nonce = "".join(f"{b:02x}" for b in os.urandom(4))
-    board = Board([(seat, name) for _, seat, name in BUTTON_PINS], usb_out.write, now, nonce)
+    board_id = "".join(f"{b:02x}" for b in unique_id())  # the flash chip's serial number
+    board = Board([(seat, name) for _, seat, name in BUTTON_PINS], usb_out.write, now, nonce,
+                  os.urandom, board_id=board_id)
     while True:
         watchdog.feed()
         tick = time.ticks_ms()

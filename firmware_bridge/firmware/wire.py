@@ -9,7 +9,7 @@ as four upper-case hex digits. A line is at most `MAX_LINE` bytes.
 Shared by the board (MicroPython: no imports, only simple f-strings) and the Pi.
 """
 
-VERSION = 1
+VERSION = 2  # of the handshake (HELLO's first field); 2 added the challenge
 PREFIX = "P1"
 MAX_LINE = 120
 

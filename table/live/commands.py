@@ -40,6 +40,10 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     page.add_argument("--port", type=int, default=None, help="default 8080; 0 = any free port")
     page.add_argument("--pin", help="the table PIN (default: the settings file's, made and "
                                     "saved there on the first start; else four random digits)")
+    page.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                      help="a host name or IP address the page may be opened by, besides IP "
+                           "addresses, localhost and this machine's name, e.g. the Pi's mDNS "
+                           "name (repeat for more; added to the settings file's allow_hosts)")
     parts = run.add_argument_group("the hardware (default: what is found; off a Pi, simulated)")
     parts.add_argument("--camera", metavar="pi|usb:N|file:PATH|sim|off")
     parts.add_argument("--gpio", choices=("real", "mock", "off"))
@@ -91,6 +95,7 @@ def _run(args: argparse.Namespace) -> int:
         wiring = load_wiring(args.wiring) if args.wiring else default_wiring(4)
         find = lambda: find_board(wiring.board)  # noqa: E731
     settings = _settings(args)
+    allow_hosts = _allowed_hosts(args.allow_host, settings.allow_hosts)
     port = args.port if args.port is not None else (settings.port if settings.port is not None
                                                      else 8080)
     hardware = detect(args.camera, args.gpio, args.serial, model, find_board=find)
@@ -102,10 +107,24 @@ def _run(args: argparse.Namespace) -> int:
     options = RunOptions(
         db=args.db, preset=args.preset or settings.preset or "bison",
         options=option_pairs(args.option), seats=args.seat or settings.seats, new=args.new,
-        host=args.host, port=port, pin=args.pin or settings.pin, wiring=args.wiring,
+        host=args.host, port=port, pin=args.pin or settings.pin, allow_hosts=allow_hosts,
+        wiring=args.wiring,
         seed=args.seed, speed=args.speed, hands=args.hands, headless=args.headless,
         mistakes=not args.no_mistakes, sim_frame=_size(args.sim_frame))
     return run(options, hardware)
+
+
+def _allowed_hosts(given: list[str], saved: tuple[str, ...]) -> tuple[str, ...]:
+    """The settings file's names and then --allow-host's, checked, each once."""
+    from table.settings import check_host_name
+
+    names = list(saved)
+    for name in given:
+        try:
+            names.append(check_host_name(name))
+        except ValueError as exc:
+            raise CommandError(f"--allow-host: {exc}") from None
+    return tuple(dict.fromkeys(names))
 
 
 def _print_card(args: argparse.Namespace) -> int:

@@ -57,6 +57,7 @@ class RunOptions:
     host: str = "0.0.0.0"
     port: int = 8080
     pin: str | None = None
+    allow_hosts: tuple[str, ...] = ()  # names the page answers to besides its own (guard.py)
     wiring: Path | None = None
     seed: int = 1
     speed: float = 1.0
@@ -267,7 +268,8 @@ class RunningTable:
 
         self.app = create_app({"SESSION": self.session, "JOURNAL": self.journal,
                                "PIN": self.pin, "CAMERA": self.feed,
-                               "START_GAME": self._start_game})
+                               "START_GAME": self._start_game,
+                               "ALLOWED_HOSTS": self.options.allow_hosts})
         try:
             self.server = TableServer(self.app, self.options.host, self.options.port).start()
         except OSError as exc:

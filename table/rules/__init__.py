@@ -4,6 +4,7 @@ Nothing here does I/O, reads a clock, starts a thread or uses global randomness
 (pass a `random.Random`). tests/test_purity.py enforces it.
 """
 
+from .auction import Auction
 from .cards import (
     ALL_CARDS,
     ALL_SUITS,
@@ -41,6 +42,7 @@ from .events import (
 )
 from .expected import Buttons, Due, Expected
 from .game import Game, IllegalAction, Phase, new_game, next_game_dealer
+from .hand import Contract, Hand, Melds, TrickPlay
 from .history import in_effect, replay
 from .meld import Meld, MeldClass, MeldResult, best_meld
 from .notation import NotationError
@@ -48,6 +50,7 @@ from .options import OptionError, option_names, options_of, with_options
 from .players import SimTable, play_game
 from .reneges import Renege
 from .scoring import HandResult
+from .standing import Standing
 from .tricks import (
     PlayError,
     PlayRule,
@@ -92,6 +95,7 @@ __all__ = [
     "PRESET_NAMES",
     "SIMPLIFIED",
     "AllPass",
+    "Auction",
     "Beat",
     "BidMade",
     "Buried",
@@ -104,12 +108,14 @@ __all__ = [
     "Checks",
     "Claimed",
     "Conceded",
+    "Contract",
     "Corrected",
     "Due",
     "Event",
     "EventFormatError",
     "Expected",
     "Game",
+    "Hand",
     "HandAgreed",
     "HandDealt",
     "HandResult",
@@ -121,6 +127,7 @@ __all__ = [
     "MeldSaving",
     "MeldShown",
     "MeldValues",
+    "Melds",
     "NineThrowIn",
     "NotationError",
     "OptionError",
@@ -136,11 +143,13 @@ __all__ = [
     "SimTable",
     "SitOut",
     "StakeRow",
+    "Standing",
     "StockDrawn",
     "Suit",
     "ThrownIn",
     "TieBreak",
     "TrickGathered",
+    "TrickPlay",
     "TrumpNamed",
     "Undone",
     "UnknownPresetError",

@@ -10,13 +10,13 @@ later play shows the player held a card the rule required; see reneges.py).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from itertools import chain
 from operator import itemgetter
-from typing import Any, Final, NamedTuple, NoReturn
-
-from mypy_extensions import mypyc_attr
+from typing import Any, Final, NoReturn
 
 from . import notation, scoring, view
+from .auction import Auction
 from .cards import Card, Rank, Suit, index_of
 from .claims import ClaimTooDeep, takes_every_trick
 from .events import (
@@ -41,11 +41,13 @@ from .events import (
     Undone,
 )
 from .expected import Buttons, Due, Expected
+from .hand import Contract, Hand, TrickPlay, fresh_hand
 from .meld import MeldResult, best_meld, card_counts
 from .phase import Phase
 from .reneges import Play, Renege, prove_reneges
 from .scoring import HandResult
-from .seats import active_seats, default_names, partner_of, side_of
+from .seats import default_names, partner_of, side_of
+from .standing import Standing
 from .tricks import card_points, is_legal_play, legal_plays, play_error, trick_winner
 from .variants import AllPass, NineThrowIn, Rules, Scoring, WhoMelds
 
@@ -70,112 +72,37 @@ def _remove(hand: tuple[Card, ...], cards: Sequence[Card]) -> tuple[Card, ...] |
     return tuple(rest)
 
 
-class _State(NamedTuple):
-    """Every field of a position (a `Game` reads them as attributes)."""
+class Game:
+    """A position: `standing`, the game as the hand was dealt from it (scores, money, dealer,
+    hands played; standing.py), and `hand`, the hand in progress (phase, turn, cards, and its
+    auction, contract, meld and play; hand.py).
 
-    rules: Rules
-    names: tuple[str, ...]
-    scores: tuple[int, ...]
-    ledger: tuple[int, ...]
-    checks: tuple[int, ...]
-    sets: tuple[int, ...]
-    pot: int
-    target: int
-    dealer: int
-    hand_number: int
-    deals_done: int
-    winner: int | None
-    bidders_only: frozenset[int] | None
-    history: tuple[HandResult, ...]
-    start: Game | None
-    phase: Phase
-    turn: int | None
-    active: tuple[int, ...]
-    hands: tuple[tuple[Card, ...], ...] | None
-    kitty: tuple[Card, ...] | None
-    kitty_shown: bool
-    bids: tuple[tuple[int, int | None], ...]
-    passed: frozenset[int]
-    spoke: frozenset[int]
-    rounds: int                      # complete rounds of bidding (003 kitty-revealing auction)
-    revealed: tuple[Card, ...]       # kitty cards shown during the auction
-    high_bid: int | None
-    high_bidder: int | None
-    declarer: int | None
-    bid: int | None
-    trump: Suit | None
-    buried: tuple[Card, ...] | None
-    bury_done: bool
-    discards: tuple[tuple[Card, ...] | None, ...]
-    passes: tuple[tuple[int, int, tuple[Card, ...] | None], ...]
-    melds: tuple[MeldResult | None, ...]
-    meld_cards: tuple[tuple[Card, ...], ...]
-    conceded: bool
-    trick: tuple[tuple[int, Card], ...]
-    trick_leader: int | None
-    trick_full: bool
-    tricks: tuple[tuple[tuple[int, Card], ...], ...]
-    taken: tuple[int, ...]
-    counters: tuple[int, ...]
-    won_tricks: tuple[int, ...]
-    plays: tuple[Play, ...]
-    reneges: tuple[Renege, ...]
-    result: HandResult | None
-    events: tuple[Event, ...]
+    Immutable: `apply` returns the next position, each handler building the parts it changes
+    by their typed `replace`. The properties below read the facts of the position from the
+    parts (`game.turn`, `game.high_bid`, `game.trick`, ...)."""
 
+    __slots__ = ("standing", "hand")
 
-@mypyc_attr(native_class=False)  # mypyc compiles its methods; the layout stays a tuple's
-class Game(_State):
-    """A position: the game-level scores and the state of the hand in progress.
-
-    Immutable: `apply` returns the next position. (It is a tuple underneath, so that a
-    simulated hand of some seventy events copies its state cheaply.)"""
-
-    __slots__ = ()
-
-    def _evolve(self, **changes: Any) -> Game:
-        values = list(self)
-        for name, value in changes.items():
-            values[_INDEX[name]] = value
-        return tuple.__new__(Game, values)
+    def __init__(self, standing: Standing, hand: Hand) -> None:
+        self.standing: Final = standing
+        self.hand: Final = hand
 
     # -- construction ---------------------------------------------------------------------
 
     @classmethod
     def _new(cls, rules: Rules, names: Sequence[str], dealer: int) -> Game:
         n = rules.table_seats
-        g = tuple.__new__(Game, (None,) * len(_FIELDS))
         zeros = (0,) * n
-        values: dict[str, Any] = dict(
-            rules=rules, names=tuple(names), scores=zeros, ledger=zeros, checks=zeros,
-            sets=zeros, pot=0, target=rules.target, dealer=dealer, hand_number=0,
-            deals_done=0, winner=None, bidders_only=None, history=(), start=None,
-        )
-        g = g._evolve(**values)._fresh_hand()
+        pot, ledger = 0, zeros
         if rules.scoring is Scoring.POT and rules.pot_ante:
-            g = g._evolve(pot=rules.pot_ante * n,
-                          ledger=tuple(-rules.pot_ante for _ in range(n)))
-        return g._evolve(start=None)._with_start()
+            pot, ledger = rules.pot_ante * n, tuple(-rules.pot_ante for _ in range(n))
+        return Game._dealt_from(Standing(rules, tuple(names), zeros, ledger, zeros, zeros, pot,
+                                         rules.target, dealer, 0, 0, None, None, ()))
 
-    def _with_start(self) -> Game:
-        """Remember this (DEAL-phase) position as the start of the hand, for the notation."""
-        g = self._evolve(start=None)
-        return g._evolve(start=g)
-
-    def _fresh_hand(self) -> Game:
-        n = self.rules.table_seats
-        zeros = (0,) * n
-        return self._evolve(
-            phase=Phase.DEAL if self.winner is None else Phase.GAME_OVER, turn=None,
-            active=active_seats(self.rules, self.dealer), hands=None, kitty=None,
-            kitty_shown=False, bids=(), passed=frozenset(), spoke=frozenset(), rounds=0,
-            revealed=(), high_bid=None,
-            high_bidder=None, declarer=None, bid=None, trump=None, buried=None,
-            bury_done=False, discards=(None,) * n, passes=(), melds=(None,) * n,
-            meld_cards=((),) * n, conceded=False, trick=(), trick_leader=None,
-            trick_full=False, tricks=(), taken=zeros, counters=zeros, won_tricks=zeros,
-            plays=(), reneges=(), result=None, events=(),
-        )
+    @staticmethod
+    def _dealt_from(standing: Standing) -> Game:
+        """The position waiting for a deal from `standing`."""
+        return Game(standing, fresh_hand(standing))
 
     # -- value semantics ------------------------------------------------------------------
 
@@ -191,21 +118,257 @@ class Game(_State):
             g = new_game(head.rules, head.names, head.dealer)
         except ValueError as exc:
             raise notation.NotationError(f"not a position: {text!r}: {exc}") from None
-        g = g._evolve(**head.standing)._fresh_hand()._with_start()
+        g = Game._dealt_from(head.standing(g.standing))
         for token in head.moves:
             g = g.apply(notation.parse_event(token, g.dealer))
         return g
 
     def __eq__(self, other: object) -> bool:
+        """Two positions are equal when their standing, hand and moves are (where a move came
+        from and when is not part of the position)."""
         if not isinstance(other, Game):
             return NotImplemented
-        return self.position() == other.position()
+        return (self.standing == other.standing and self.hand.replace(events=()) ==
+                other.hand.replace(events=()) and _moves(self.events) == _moves(other.events))
 
     def __hash__(self) -> int:
-        return hash(self.position())
+        return hash((self.standing, len(self.hand.events), self.phase))
 
     def __repr__(self) -> str:
         return f"Game.parse({self.position()!r})"
+
+    @property
+    def start(self) -> Game:
+        """The position this hand was dealt from."""
+        return Game._dealt_from(self.hand.opening)
+
+    # -- the standing, read from `standing` ---------------------------------------------------
+
+    @property
+    def rules(self) -> Rules:
+        return self.standing.rules
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.standing.names
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return self.standing.scores
+
+    @property
+    def ledger(self) -> tuple[int, ...]:
+        return self.standing.ledger
+
+    @property
+    def checks(self) -> tuple[int, ...]:
+        return self.standing.checks
+
+    @property
+    def sets(self) -> tuple[int, ...]:
+        return self.standing.sets
+
+    @property
+    def pot(self) -> int:
+        return self.standing.pot
+
+    @property
+    def target(self) -> int:
+        return self.standing.target
+
+    @property
+    def dealer(self) -> int:
+        return self.standing.dealer
+
+    @property
+    def hand_number(self) -> int:
+        return self.standing.hand_number
+
+    @property
+    def deals_done(self) -> int:
+        return self.standing.deals_done
+
+    @property
+    def winner(self) -> int | None:
+        return self.standing.winner
+
+    @property
+    def bidders_only(self) -> frozenset[int] | None:
+        return self.standing.bidders_only
+
+    @property
+    def history(self) -> tuple[HandResult, ...]:
+        return self.standing.history
+
+    # -- the hand, read from `hand` and its parts ----------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        return self.hand.phase
+
+    @property
+    def turn(self) -> int | None:
+        return self.hand.turn
+
+    @property
+    def active(self) -> tuple[int, ...]:
+        return self.hand.active
+
+    @property
+    def hands(self) -> tuple[tuple[Card, ...], ...] | None:
+        return self.hand.hands
+
+    @property
+    def kitty(self) -> tuple[Card, ...] | None:
+        return self.hand.kitty
+
+    @property
+    def conceded(self) -> bool:
+        return self.hand.conceded
+
+    @property
+    def result(self) -> HandResult | None:
+        return self.hand.result
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return self.hand.events
+
+    @property
+    def auction(self) -> Auction:
+        return self.hand.auction
+
+    @property
+    def bids(self) -> tuple[tuple[int, int | None], ...]:
+        return self.hand.auction.bids
+
+    @property
+    def high_bid(self) -> int | None:
+        return self.hand.auction.high_bid
+
+    @property
+    def high_bidder(self) -> int | None:
+        return self.hand.auction.high_bidder
+
+    @property
+    def passed(self) -> frozenset[int]:
+        return self.hand.auction.passed
+
+    @property
+    def spoke(self) -> frozenset[int]:
+        return self.hand.auction.spoke
+
+    @property
+    def rounds(self) -> int:
+        return self.hand.auction.rounds
+
+    @property
+    def revealed(self) -> tuple[Card, ...]:
+        return self.hand.auction.revealed
+
+    @property
+    def contract(self) -> Contract:
+        return self.hand.contract
+
+    @property
+    def declarer(self) -> int | None:
+        return self.hand.contract.declarer
+
+    @property
+    def bid(self) -> int | None:
+        return self.hand.contract.bid
+
+    @property
+    def trump(self) -> Suit | None:
+        return self.hand.contract.trump
+
+    @property
+    def kitty_shown(self) -> bool:
+        return self.hand.contract.kitty_shown
+
+    @property
+    def buried(self) -> tuple[Card, ...] | None:
+        return self.hand.contract.buried
+
+    @property
+    def bury_done(self) -> bool:
+        return self.hand.contract.bury_done
+
+    @property
+    def passes(self) -> tuple[tuple[int, int, tuple[Card, ...] | None], ...]:
+        return self.hand.contract.passes
+
+    @property
+    def melds(self) -> tuple[MeldResult | None, ...]:
+        return self.hand.melds.shown
+
+    @property
+    def meld_cards(self) -> tuple[tuple[Card, ...], ...]:
+        return self.hand.melds.cards
+
+    @property
+    def trick(self) -> tuple[tuple[int, Card], ...]:
+        return self.hand.play.trick
+
+    @property
+    def trick_leader(self) -> int | None:
+        return self.hand.play.trick_leader
+
+    @property
+    def trick_full(self) -> bool:
+        return self.hand.trick_full
+
+    @property
+    def tricks(self) -> tuple[tuple[tuple[int, Card], ...], ...]:
+        return self.hand.play.tricks
+
+    @property
+    def taken(self) -> tuple[int, ...]:
+        return self.hand.play.taken
+
+    @property
+    def counters(self) -> tuple[int, ...]:
+        return self.hand.play.counters
+
+    @property
+    def won_tricks(self) -> tuple[int, ...]:
+        return self.hand.play.won_tricks
+
+    @property
+    def plays(self) -> tuple[Play, ...]:
+        return self.hand.play.plays
+
+    @property
+    def reneges(self) -> tuple[Renege, ...]:
+        return self.hand.play.reneges
+
+    @property
+    def discards(self) -> tuple[tuple[Card, ...] | None, ...]:
+        return self.hand.play.discards
+
+    # -- typed replacement of one part ----------------------------------------------------------
+
+    def _with_hand(self, hand: Hand) -> Game:
+        return Game(self.standing, hand)
+
+    def _at(self, phase: Phase, turn: int | None) -> Game:
+        """This position with `phase` and `turn`."""
+        return Game(self.standing, self.hand.replace(phase=phase, turn=turn))
+
+    def _to_turn(self, turn: int | None) -> Game:
+        return Game(self.standing, self.hand.replace(turn=turn))
+
+    def _with_contract(self, contract: Contract) -> Game:
+        return Game(self.standing, self.hand.replace(contract=contract))
+
+    def _with_play(self, play: TrickPlay) -> Game:
+        return Game(self.standing, self.hand.replace(play=play))
+
+    def _with_auction(self, auction: Auction) -> Game:
+        return Game(self.standing, self.hand.replace(auction=auction))
+
+    def _with_standing(self, standing: Standing) -> Game:
+        return Game(standing, self.hand)
 
     # -- helpers ----------------------------------------------------------------------------
 
@@ -281,12 +444,14 @@ class Game(_State):
     def must_bid(self, seat: int) -> int | None:
         """The amount `seat` is forced to bid now (it may not pass), or None."""
         r = self.rules
-        if self.phase is not Phase.AUCTION or seat != self.turn or self.high_bid is not None:
+        hand = self.hand
+        auction = hand.auction
+        if hand.phase is not Phase.AUCTION or seat != hand.turn or auction.high_bid is not None:
             return None
-        others = [s for s in self.active if s != seat]
-        if r.all_pass is AllPass.OPENER_FORCED and not self.bids:
+        if r.all_pass is AllPass.OPENER_FORCED and not auction.bids:
             return r.min_bid
-        if r.all_pass is AllPass.DEALER_FORCED and all(s in self.passed for s in others):
+        if r.all_pass is AllPass.DEALER_FORCED and auction.passed.issuperset(
+                [s for s in hand.active if s != seat]):
             if r.dealer_forced_needs_meld and not self._holds_meld(seat):
                 return None
             return r.forced_bid
@@ -408,25 +573,52 @@ class Game(_State):
 
     def apply(self, event: Event) -> Game:
         """The position after `event`, or `IllegalAction` with the reason."""
-        kind = type(event)
-        handler = _HANDLERS.get(kind)
-        if handler is None:
-            if isinstance(event, Corrected | Undone):
-                raise self._refuse("corrections and undo are applied by replaying the "
-                                   "journal (table.rules.replay)")
-            raise self._refuse(f"{type(event).__name__} is not a game event")
-        if self.phase is Phase.GAME_OVER and kind is not HandAgreed:
+        if self.hand.phase is Phase.GAME_OVER and not isinstance(event, HandAgreed) \
+                and type(event) not in (Event, Corrected, Undone):
             raise self._refuse("the game is over")
         try:
-            g = handler(self, event)
+            match event:
+                case CardPlayed():
+                    return self._on_play(event)  # records the event in the one copy it makes
+                case TrickGathered():
+                    return self._on_gathered(event)
+                case BidMade():
+                    g = self._on_bid(event)
+                case Passed():
+                    g = self._on_pass(event)
+                case HandDealt():
+                    g = self._on_dealt(event)
+                case MeldShown():
+                    g = self._on_meld(event)
+                case TrumpNamed():
+                    g = self._on_trump(event)
+                case KittyShown():
+                    g = self._on_kitty(event)
+                case Buried():
+                    g = self._on_buried(event)
+                case CardsPassed():
+                    g = self._on_cards_passed(event)
+                case StockDrawn():
+                    g = self._on_drawn(event)
+                case Conceded():
+                    g = self._on_conceded(event)
+                case Claimed():
+                    g = self._on_claimed(event)
+                case PushedToDealer():
+                    g = self._on_push(event)
+                case ThrownIn():
+                    g = self._on_thrown_in(event)
+                case HandAgreed():
+                    g = self._on_agreed(event)
+                case Corrected() | Undone():
+                    raise self._refuse("corrections and undo are applied by replaying the "
+                                       "journal (table.rules.replay)")
+                case _:
+                    raise self._refuse(f"{type(event).__name__} is not a game event")
         except IllegalAction as exc:
             # report the position the event came to, not a step on the way
             raise IllegalAction(exc.reason, self.position()) from None
-        if kind in _RECORDING:
-            return g  # the handler has recorded the event in its own copy of the position
-        values = list(g)
-        values[_EVENTS] += (event,)
-        return tuple.__new__(Game, values)
+        return Game(g.standing, g.hand.with_event(event))
 
     # -- the deal ---------------------------------------------------------------------------
 
@@ -464,14 +656,11 @@ class Game(_State):
                 raise g._refuse(f"that deal is not one deck: {Card.from_index(over[0])} "
                                 f"is dealt {dealt[over[0]]} times")
             hands = tuple(tuple(h) for h in e.hands)
-        first = g.active[0]
-        g = g._with_start()
         drawing = r.draw_from_stock and r.draw_events
-        return g._evolve(
-            phase=Phase.DRAW if drawing else Phase.AUCTION, turn=first, hands=hands,
-            kitty=tuple(e.kitty) if e.kitty is not None else None,
-            hand_number=g.hand_number + 1,
-        )
+        hand = g.hand.replace(phase=Phase.DRAW if drawing else Phase.AUCTION, turn=g.active[0],
+                              hands=hands, kitty=tuple(e.kitty) if e.kitty is not None else None,
+                              opening=g.standing)
+        return Game(g.standing.replace(hand_number=g.hand_number + 1), hand)
 
     def _on_drawn(self, e: StockDrawn) -> Game:
         """004 two-handed: one turn at the stock, one card kept and one discarded."""
@@ -500,15 +689,15 @@ class Game(_State):
                                    f"times, and the deck has {r.copies}: was it misread?")
         turns = r.deck_size // 2
         if len(draws) + 1 == turns:
-            return self._evolve(phase=Phase.AUCTION, turn=self.active[0])
-        return self._evolve(turn=self._next_active(e.seat))
+            return self._at(Phase.AUCTION, self.active[0])
+        return self._to_turn(self._next_active(e.seat))
 
     def _next_deal(self) -> Game:
         """From a finished hand to the next deal (the dealer moves left unless it is redealt)."""
         dealer = self.next_dealer
         assert self.result is not None and dealer is not None
-        g = self._evolve(dealer=dealer, history=self.history + (self.result,))
-        return g._fresh_hand()
+        return Game._dealt_from(self.standing.replace(dealer=dealer,
+                                                      history=self.history + (self.result,)))
 
     def _on_thrown_in(self, e: ThrownIn) -> Game:
         if self.phase is not Phase.AUCTION or self.bids:
@@ -548,9 +737,7 @@ class Game(_State):
                 err = f"the opening bid must be the minimum, {forced}"
         if err is not None:
             raise self._refuse(f"{self.name(e.seat)} cannot bid {e.amount}: {err}")
-        g = self._evolve(bids=self.bids + ((e.seat, e.amount),), high_bid=e.amount,
-                         high_bidder=e.seat, spoke=self.spoke | {e.seat})
-        return g._after_speech(e.seat)
+        return self._after_speech(e.seat, self.auction.with_bid(e.seat, e.amount))
 
     def _on_pass(self, e: Passed) -> Game:
         if self.phase is not Phase.AUCTION:
@@ -559,28 +746,32 @@ class Game(_State):
         forced = self.must_bid(e.seat)
         if forced is not None:
             raise self._refuse(f"{self.name(e.seat)} may not pass: must bid at least {forced}")
-        g = self._evolve(bids=self.bids + ((e.seat, None),), passed=self.passed | {e.seat},
-                         spoke=self.spoke | {e.seat})
-        return g._after_speech(e.seat)
+        return self._after_speech(e.seat, self.auction.with_bid(e.seat, None))
 
-    def _after_speech(self, seat: int) -> Game:
+    def _after_speech(self, seat: int, auction: Auction) -> Game:
+        """The turn after `seat` has spoken, or the end of the auction (`auction` has the
+        bid or pass)."""
         r = self.rules
-        live = [s for s in self.active if s not in self.passed]
+        passed = auction.passed
+        high_bidder = auction.high_bidder
+        live = [s for s in self.active if s not in passed]
         if r.single_round:
-            if len(self.spoke) < len(self.active):
-                return self._evolve(turn=self._next_active(seat))
-            if self.high_bidder is None:
-                return self._all_passed()
-            return self._auction_won()
-        if self.high_bidder is not None and live == [self.high_bidder]:
-            return self._auction_won()
+            if len(auction.spoke) < len(self.active):
+                return Game(self.standing, self.hand.replace(turn=self._next_active(seat),
+                                                             auction=auction))
+            if high_bidder is None:
+                return self._with_auction(auction)._all_passed()
+            return self._with_auction(auction)._auction_won()
+        if high_bidder is not None and live == [high_bidder]:
+            return self._with_auction(auction)._auction_won()
         if not live:
-            return self._all_passed()
+            return self._with_auction(auction)._all_passed()
         nxt = self._next_active(seat)
-        while nxt in self.passed:
+        while nxt in passed:
             nxt = self._next_active(nxt)
-        wrapped = self.active.index(nxt) <= self.active.index(seat)
-        return self._evolve(turn=nxt, rounds=self.rounds + wrapped)
+        if self.active.index(nxt) <= self.active.index(seat):
+            auction = auction.next_round()
+        return Game(self.standing, self.hand.replace(turn=nxt, auction=auction))
 
     def _all_passed(self) -> Game:
         return self._end_unplayed(scoring.thrown_in(self, "everyone passed", redeal=False))
@@ -588,50 +779,55 @@ class Game(_State):
     def _apply_result(self, result: HandResult) -> Game:
         """Add a hand's result to the game and decide whether someone has won."""
         add = scoring.add
-        g = self._evolve(
-            scores=add(self.scores, result.score_change),
-            ledger=add(self.ledger, result.ledger_change),
-            checks=add(self.checks, result.checks_change),
-            sets=add(self.sets, result.sets_change),
-            pot=self.pot + result.pot_change, deals_done=self.deals_done + 1,
+        st = self.standing
+        g = self._with_standing(st.replace(
+            scores=add(st.scores, result.score_change),
+            ledger=add(st.ledger, result.ledger_change),
+            checks=add(st.checks, result.checks_change),
+            sets=add(st.sets, result.sets_change),
+            pot=st.pot + result.pot_change, deals_done=st.deals_done + 1,
             bidders_only=None,
-        )
+        ))
         if result.declarer is None:
             return g
         winner, target, tied = scoring.decide(g, result)
         alternate = self.rules.scoring is Scoring.ALTERNATE
-        g = g._evolve(winner=winner, target=target,
-                      bidders_only=frozenset(tied) if tied and alternate else None)
+        g = g._with_standing(g.standing.replace(
+            winner=winner, target=target,
+            bidders_only=frozenset(tied) if tied and alternate else None))
         if winner is not None:
             checks, ledger = scoring.settled(g, winner)
-            g = g._evolve(checks=checks, ledger=ledger)
+            g = g._with_standing(g.standing.replace(checks=checks, ledger=ledger))
         return g
 
     def _end_unplayed(self, result: HandResult) -> Game:
         g = self._apply_result(result)
-        return g._evolve(phase=Phase.HAND_OVER, turn=None, result=result)
+        return g._with_hand(g.hand.replace(phase=Phase.HAND_OVER, turn=None, result=result))
 
     def _auction_won(self) -> Game:
         r = self.rules
-        assert self.high_bidder is not None and self.high_bid is not None
-        g = self._evolve(declarer=self.high_bidder, bid=self.high_bid)
-        pushable = (r.push_to_dealer and self.high_bid == r.push_from_bid
-                    and len([b for b in self.bids if b[1] is not None]) == 1
-                    and self.dealer in self.active and self.high_bidder != self.dealer)
+        auction = self.auction
+        high_bidder, high_bid = auction.high_bidder, auction.high_bid
+        assert high_bidder is not None and high_bid is not None
+        g = self._with_contract(self.contract.replace(declarer=high_bidder, bid=high_bid))
+        pushable = (r.push_to_dealer and high_bid == r.push_from_bid
+                    and auction.amounts_bid == 1
+                    and self.dealer in self.active and high_bidder != self.dealer)
         if pushable:
-            return g._evolve(phase=Phase.PUSH, turn=self.high_bidder)
+            return g._at(Phase.PUSH, high_bidder)
         return g._after_contract()
 
     def _on_push(self, e: PushedToDealer) -> Game:
         if self.phase is not Phase.PUSH:
             raise self._refuse("only a 300 opening passed out may be pushed to the dealer")
         self._expect_turn(e.seat, "keep the bid or push it")
-        g = self._evolve(declarer=self.dealer, bid=self.rules.push_to_dealer)
+        g = self._with_contract(self.contract.replace(declarer=self.dealer,
+                                                      bid=self.rules.push_to_dealer))
         return g._after_contract()
 
     def _after_contract(self) -> Game:
         """The auction is over: on to the kitty and trump."""
-        return self._evolve(phase=Phase.TRUMP, turn=self.declarer)
+        return self._at(Phase.TRUMP, self.declarer)
 
     # -- kitty, trump, bury, passing -----------------------------------------------------------
 
@@ -657,7 +853,8 @@ class Game(_State):
             raise g._refuse(f"the kitty has {r.kitty_size} cards, not {len(cards)}")
         if g.kitty is not None and sorted(g.kitty) != sorted(cards):
             raise g._refuse(f"the kitty dealt was {_fmt(g.kitty)}, not {_fmt(cards)}")
-        g = g._evolve(kitty=cards, kitty_shown=True)
+        g = Game(g.standing, g.hand.replace(kitty=cards,
+                                            contract=g.contract.replace(kitty_shown=True)))
         g._check_seen(g.declarer if g.declarer is not None else 0, cards, "kitty")
         return g._take_kitty()
 
@@ -672,7 +869,7 @@ class Game(_State):
         if self.kitty is not None and _remove(self.kitty, shown) is None:
             raise self._refuse(f"{_fmt(shown)} is not in the kitty")
         self._check_seen(self.turn or 0, shown, "other")
-        return self._evolve(revealed=shown)
+        return self._with_auction(self.auction.with_revealed(shown))
 
     def _take_kitty(self) -> Game:
         """The declarer picks the kitty up (into a known hand)."""
@@ -683,7 +880,7 @@ class Game(_State):
             return self  # already taken
         hands = list(self.hands)
         hands[d] = hands[d] + self.kitty
-        return self._evolve(hands=tuple(hands))
+        return self._with_hand(self.hand.replace(hands=tuple(hands)))
 
     def _on_trump(self, e: TrumpNamed) -> Game:
         g = self._leave_push(e.seat)
@@ -692,7 +889,8 @@ class Game(_State):
         g._expect_turn(e.seat, "name trump")
         if e.seat != g.declarer:
             raise g._refuse(f"only the declarer ({g.name(g.declarer or 0)}) names trump")
-        g = g._take_kitty()._evolve(trump=e.suit)
+        g = g._take_kitty()
+        g = g._with_contract(g.contract.replace(trump=e.suit))
         return g._advance()
 
     def _on_buried(self, e: Buried) -> Game:
@@ -719,8 +917,8 @@ class Game(_State):
                              "take them out of the meld")
         if e.cards is not None:
             g._check_seen(e.seat, e.cards, "bury")
-        g = g._evolve(hands=hands, bury_done=True,
-                      buried=tuple(e.cards) if e.cards is not None else None)
+        g = Game(g.standing, g.hand.replace(hands=hands, contract=g.contract.replace(
+            bury_done=True, buried=tuple(e.cards) if e.cards is not None else None)))
         return g._advance()
 
     def _buried_pile_shown(self, e: Buried) -> Game:
@@ -735,8 +933,8 @@ class Game(_State):
             if len(e.cards) != r.bury or left is None or _remove(left, e.cards) is None:
                 raise self._refuse(f"the buried pile is the {r.bury} cards never played: "
                                    f"{_fmt(left or ())}, not {_fmt(e.cards)}")
-            return self._evolve(buried=tuple(e.cards))._finish_hand()
-        return self._evolve(bury_done=False)._finish_hand()
+            return self._with_contract(self.contract.replace(buried=tuple(e.cards)))._finish_hand()
+        return self._with_contract(self.contract.replace(bury_done=False))._finish_hand()
 
     def _on_discards(self, e: Buried) -> Game:
         """Two-handed: a player's discard pile, shown so its counters can be scored."""
@@ -751,7 +949,7 @@ class Game(_State):
         self._check_pile(e.seat, tuple(e.cards))
         discards = list(self.discards)
         discards[e.seat] = tuple(e.cards)
-        g = self._evolve(discards=tuple(discards))
+        g = self._with_play(self.hand.play.replace(discards=tuple(discards)))
         if g.phase is Phase.PLAY and len(g.tricks) == g.rules.hand_size:
             return g._finish_if_counted()
         return g
@@ -791,8 +989,10 @@ class Game(_State):
         if hands is not None and e.cards is not None:
             hands = hands[:e.to_seat] + (hands[e.to_seat] + tuple(e.cards),) + \
                 hands[e.to_seat + 1:]
-        g = self._evolve(hands=hands, passes=self.passes + (
-            (e.seat, e.to_seat, tuple(e.cards) if e.cards is not None else None),))
+        passes = self.passes + ((e.seat, e.to_seat,
+                                 tuple(e.cards) if e.cards is not None else None),)
+        g = Game(self.standing, self.hand.replace(
+            hands=hands, contract=self.contract.replace(passes=passes)))
         return g._advance()
 
     def _lay_aside(self, seat: int, cards: tuple[Card, ...] | None, count: int, verb: str,
@@ -819,12 +1019,12 @@ class Game(_State):
         r = self.rules
         d = self.declarer
         if self.trump is None:
-            return self._evolve(phase=Phase.TRUMP, turn=d)
+            return self._at(Phase.TRUMP, d)
         if r.bury and not self.bury_done and not r.meld_before_bury:
-            return self._evolve(phase=Phase.BURY, turn=d)
+            return self._at(Phase.BURY, d)
         if r.pass_cards and not self.passes:
-            return self._evolve(phase=Phase.PASSING, turn=partner_of(r, d or 0))
-        return self._evolve(phase=Phase.MELD, turn=d)
+            return self._at(Phase.PASSING, partner_of(r, d or 0))
+        return self._at(Phase.MELD, d)
 
     # -- meld --------------------------------------------------------------------------------
 
@@ -853,10 +1053,8 @@ class Game(_State):
                 not self._fits_with_buried(cards):
             raise self._refuse("buried cards cannot be melded")
         self._check_seen(e.seat, cards, "meld")
-        result = best_meld(cards, self.trump, r)
-        melds = self.melds[:e.seat] + (result,) + self.melds[e.seat + 1:]
-        meld_cards = self.meld_cards[:e.seat] + (cards,) + self.meld_cards[e.seat + 1:]
-        return self._evolve(melds=melds, meld_cards=meld_cards)
+        melds = self.hand.melds.with_meld(e.seat, best_meld(cards, self.trump, r), cards)
+        return self._with_hand(self.hand.replace(melds=melds))
 
     def _fits_with_buried(self, cards: tuple[Card, ...]) -> bool:
         assert self.buried is not None
@@ -868,11 +1066,9 @@ class Game(_State):
         if not self.result.opponents_score_meld or e.seat == self.declarer or \
                 self.side(e.seat) == self.side(self.declarer or 0):
             raise self._refuse("the hand is over")
-        result = best_meld(e.cards, self.trump, self.rules)
-        melds = self.melds[:e.seat] + (result,) + self.melds[e.seat + 1:]
-        meld_cards = self.meld_cards[:e.seat] + (tuple(e.cards),) + self.meld_cards[e.seat + 1:]
-        g = self._evolve(melds=melds, meld_cards=meld_cards)
-        return g._finish_hand(conceded=True)
+        cards = tuple(e.cards)
+        melds = self.hand.melds.with_meld(e.seat, best_meld(cards, self.trump, self.rules), cards)
+        return self._with_hand(self.hand.replace(melds=melds))._finish_hand(conceded=True)
 
     # -- conceding ---------------------------------------------------------------------------
 
@@ -923,68 +1119,63 @@ class Game(_State):
     # -- the play ----------------------------------------------------------------------------
 
     def _on_play(self, e: CardPlayed) -> Game:
-        if self.phase is not Phase.PLAY:
-            if self.phase is not Phase.MELD:
-                raise self._refuse(f"no card can be played now ({self.phase.value}): "
+        hand = self.hand
+        if hand.phase is not Phase.PLAY:
+            if hand.phase is not Phase.MELD:
+                raise self._refuse(f"no card can be played now ({hand.phase.value}): "
                                    + _phase_hint(self))
             return self._begin_play(e.seat)._on_play(e)
-        # the hot path: read and set the fields in one list of values, one Game made at the end
-        v: list[Any] = list(self)
+        now = hand.play
         seat = e.seat
-        if seat != v[_TURN]:
+        if seat != hand.turn:
             self._expect_turn(seat, "play")
-        trick = () if v[_TRICK_FULL] else v[_TRICK]  # leading again gathers a finished trick
-        tricks = v[_TRICKS]
+        active = hand.active
+        # leading again gathers a finished trick
+        trick = () if len(now.trick) == len(active) else now.trick
+        tricks = now.tricks
         done = len(tricks)
-        r = v[_RULES]
+        r = self.standing.rules
         if done == r.hand_size:
             raise self._refuse("every trick of the hand has been played")
         card = e.card
         trick_cards = tuple(map(_SECOND, trick))
         first_lead = not done and not trick
-        hands = v[_HANDS]
-        trump = v[_TRUMP]
-        play = tuple.__new__(Play, (seat, card, done + 1, trick_cards, first_lead))
-        plays = v[_PLAYS] + (play,)
+        hands = hand.hands
+        trump = hand.contract.trump
+        play = Play(seat, card, done + 1, trick_cards, first_lead)
+        plays = now.plays + (play,)
+        reneges = now.reneges
         if hands is not None:
-            hand = hands[seat]
-            i = index_of(hand, card)
-            if i < 0 or not is_legal_play(card, hand, trick_cards, trump, r, first_lead):
-                self._refuse_play(play, hand)
-            v[_HANDS] = hands[:seat] + (hand[:i] + hand[i + 1:],) + hands[seat + 1:]
+            held = hands[seat]
+            i = index_of(held, card)
+            if i < 0 or not is_legal_play(card, held, trick_cards, trump, r, first_lead):
+                self._refuse_play(play, held)
+            hands = hands[:seat] + (held[:i] + held[i + 1:],) + hands[seat + 1:]
         else:
             self._check_seen(seat, (card,), "play")
-            reneges = v[_RENEGES]
-            v[_RENEGES] = reneges + prove_reneges(plays, v[_MELD_CARDS], trump, r, reneges,
-                                                  v[_NAMES])
+            reneges = reneges + prove_reneges(plays, hand.melds.cards, trump, r, reneges,
+                                              self.standing.names)
         trick = trick + ((seat, card),)
-        v[_PLAYS] = plays
-        v[_TRICK] = trick
-        v[_TRICK_LEADER] = trick[0][0]
-        v[_EVENTS] = v[_EVENTS] + (e,)
-        active = v[_ACTIVE]
+        events = hand.events + (e,)
         if len(trick) < len(active):
-            v[_TRICK_FULL] = False
-            v[_TURN] = active[(active.index(seat) + 1) % len(active)]
-            return tuple.__new__(Game, v)
+            nxt = active[(active.index(seat) + 1) % len(active)]
+            after = TrickPlay(trick, tricks, now.taken, now.counters, now.won_tricks,
+                              plays, reneges, now.discards)
+            return Game(self.standing, hand.with_play(nxt, hands, after, events))
         # the trick is complete: its winner leads next
         cards = trick_cards + (card,)
         winner = trick[trick_winner(cards, trump)][0]
         last = done + 1 == r.hand_size
         points = card_points(cards, r) + (r.points.last_trick if last else 0)
-        taken = list(v[_TAKEN])
+        taken = list(now.taken)
         taken[winner] += points
-        counters = list(v[_COUNTERS])
+        counters = list(now.counters)
         counters[winner] += sum([1 for c in cards if c.rank >= Rank.KING])
-        won = list(v[_WON_TRICKS])
+        won = list(now.won_tricks)
         won[winner] += 1
-        v[_TRICK_FULL] = True
-        v[_TURN] = winner
-        v[_TRICKS] = tricks + (trick,)
-        v[_TAKEN] = tuple(taken)
-        v[_COUNTERS] = tuple(counters)
-        v[_WON_TRICKS] = tuple(won)
-        g = tuple.__new__(Game, v)
+        after = TrickPlay(trick, tricks + (trick,), tuple(taken), tuple(counters),
+                          tuple(won), plays, reneges, now.discards)
+        g = Game(self.standing, hand.with_play(winner, hands, after, events))
         if last:
             return g._finish_if_counted()
         return g
@@ -1033,7 +1224,8 @@ class Game(_State):
         taken[e.seat] += card_points(rest, r) + r.points.last_trick
         counters[e.seat] += sum(1 for c in rest if c.rank >= Rank.KING)
         won[e.seat] += left
-        g = self._evolve(taken=tuple(taken), counters=tuple(counters), won_tricks=tuple(won))
+        g = self._with_play(self.hand.play.replace(
+            taken=tuple(taken), counters=tuple(counters), won_tricks=tuple(won)))
         return g._finish_hand(claim=e.seat)
 
     def _claimed_result(self, seat: int) -> bool:
@@ -1097,31 +1289,31 @@ class Game(_State):
         if r.bury and not g.bury_done:
             if g.known:
                 raise g._refuse(f"{g.name(d)} must bury {r.bury} cards before the first lead")
-            g = g._evolve(bury_done=True)  # buried face down, unseen by the camera
+            g = g._with_contract(g.contract.replace(bury_done=True))  # face down, unseen
         if r.forced_concede_margin and g.bid is not None:
             meld = g._side_meld(g.side(d))
             if g.bid > meld + r.forced_concede_margin:
                 raise g._refuse(f"{g.name(d)} must concede: the bid {g.bid} is more than "
                                 f"meld {meld} + {r.forced_concede_margin}")
-        return g._evolve(phase=Phase.PLAY, turn=d)
+        return g._at(Phase.PLAY, d)
 
     def _finish_if_counted(self) -> Game:
         if self.rules.draw_from_stock:
             missing = [s for s in self.active if self.discards[s] is None]
             if missing:
-                return self._evolve(turn=missing[0])
+                return self._to_turn(missing[0])
         return self._finish_hand()
 
     def _on_gathered(self, e: TrickGathered) -> Game:
-        if not (self.trick_full and (self.phase is Phase.PLAY or (
-                self.phase is Phase.HAND_OVER and self.result is not None and self.tricks))):
+        hand = self.hand
+        p = hand.play
+        if not (hand.trick_full and (hand.phase is Phase.PLAY or (
+                hand.phase is Phase.HAND_OVER and hand.result is not None and p.tricks))):
             raise self._refuse("there is no finished trick to gather")
-        values = list(self)
-        values[_TRICK] = ()
-        values[_TRICK_FULL] = False
-        values[_TRICK_LEADER] = None
-        values[_EVENTS] = self.events + (e,)
-        return tuple.__new__(Game, values)
+        between = TrickPlay((), p.tricks, p.taken, p.counters, p.won_tricks, p.plays,
+                            p.reneges, p.discards)
+        return Game(self.standing, hand.with_play(hand.turn, hand.hands, between,
+                                                  hand.events + (e,)))
 
     # -- seen cards --------------------------------------------------------------------------
 
@@ -1175,8 +1367,8 @@ class Game(_State):
         """The seats one of whom must still agree with the hand's result before the next
         deal: the side that did not take the bid (empty when the rules do not ask for it, the
         hand is not scored, was thrown in, or someone has agreed)."""
-        r = self.result
-        if not self.rules.agree_hands or r is None or r.declarer is None \
+        r = self.hand.result
+        if r is None or r.declarer is None or not self.rules.agree_hands \
                 or self.agreed_by is not None:
             return ()
         side = self.side(r.declarer)
@@ -1201,42 +1393,18 @@ class Game(_State):
 
     def _finish_hand(self, conceded: bool = False, unseen: bool = False,
                      claim: int | None = None, claim_made: bool | None = None) -> Game:
-        g = self._evolve(conceded=conceded or self.conceded)
+        g = self._with_hand(self.hand.replace(conceded=conceded or self.conceded))
         result = scoring.score_hand(g, unseen=unseen, claim=claim, claim_made=claim_made)
-        base = g.start if g.start is not None else g
-        g = g._evolve(scores=base.scores, ledger=base.ledger, checks=base.checks,
-                      sets=base.sets, pot=base.pot, target=base.target, winner=None,
-                      deals_done=base.deals_done,
-                      bidders_only=base.bidders_only)._apply_result(result)
+        # scored from the standing at the deal (a late meld after a concession scores again)
+        dealt = g.hand.opening.replace(hand_number=g.hand_number)
+        g = Game(dealt, g.hand)._apply_result(result)
         phase = Phase.GAME_OVER if g.winner is not None else Phase.HAND_OVER
-        return g._evolve(phase=phase, turn=None, result=result)
+        return g._with_hand(g.hand.replace(phase=phase, turn=None, result=result))
 
     # -- what the page shows ------------------------------------------------------------------
 
     def view(self) -> dict[str, Any]:
         return view.game_view(self)
-
-
-_FIELDS = _State._fields
-_INDEX = {name: i for i, name in enumerate(_FIELDS)}
-# positions of the fields the hot handlers set directly in their one copy of the position
-_RULES: Final = _INDEX["rules"]
-_NAMES: Final = _INDEX["names"]
-_TURN: Final = _INDEX["turn"]
-_ACTIVE: Final = _INDEX["active"]
-_TRUMP: Final = _INDEX["trump"]
-_MELD_CARDS: Final = _INDEX["meld_cards"]
-_HANDS: Final = _INDEX["hands"]
-_TRICK: Final = _INDEX["trick"]
-_TRICK_LEADER: Final = _INDEX["trick_leader"]
-_TRICK_FULL: Final = _INDEX["trick_full"]
-_TRICKS: Final = _INDEX["tricks"]
-_TAKEN: Final = _INDEX["taken"]
-_COUNTERS: Final = _INDEX["counters"]
-_WON_TRICKS: Final = _INDEX["won_tricks"]
-_PLAYS: Final = _INDEX["plays"]
-_RENEGES: Final = _INDEX["reneges"]
-_EVENTS: Final = _INDEX["events"]
 
 
 _SECOND: Final = itemgetter(1)  # the card of a (seat, card) play
@@ -1322,23 +1490,6 @@ def _nine_rules_text(r: Rules) -> str:
     return ", ".join(sorted(k.value for k in r.nine_throw_ins))
 
 
-_HANDLERS: Final[dict[type, Any]] = {
-    HandDealt: Game._on_dealt,
-    StockDrawn: Game._on_drawn,
-    ThrownIn: Game._on_thrown_in,
-    BidMade: Game._on_bid,
-    Passed: Game._on_pass,
-    PushedToDealer: Game._on_push,
-    KittyShown: Game._on_kitty,
-    TrumpNamed: Game._on_trump,
-    Buried: Game._on_buried,
-    CardsPassed: Game._on_cards_passed,
-    MeldShown: Game._on_meld,
-    Conceded: Game._on_conceded,
-    CardPlayed: Game._on_play,
-    Claimed: Game._on_claimed,
-    TrickGathered: Game._on_gathered,
-    HandAgreed: Game._on_agreed,
-}
-# handlers that record the event themselves, in the one copy of the position they make
-_RECORDING: Final = frozenset({CardPlayed, TrickGathered})
+def _moves(events: tuple[Event, ...]) -> tuple[Event, ...]:
+    """The moves of `events`: where each came from and when left out."""
+    return tuple([replace(e, source="", at=0.0) if e.source or e.at else e for e in events])

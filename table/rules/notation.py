@@ -50,6 +50,7 @@ from .events import (
     TrumpNamed,
 )
 from .options import options_of, with_options
+from .standing import Standing
 from .variants import Rules, preset
 
 if TYPE_CHECKING:
@@ -100,7 +101,7 @@ def _ints(values: tuple[int, ...]) -> str:
     return ",".join(str(v) for v in values)
 
 
-def header_text(g: Game) -> str:
+def header_text(g: Standing) -> str:
     opts = options_of(g.rules)
     variant = g.rules.name + ("{" + ",".join(f"{k}={v}" for k, v in opts.items()) + "}"
                               if opts else "")
@@ -185,10 +186,9 @@ def public_event(e: Event, rules: Rules) -> Event:
 def position_text(g: Game, public: bool = False) -> str:
     """The notation of `g`; `public` leaves out what the players cannot see (the page's copy:
     it parses as the same game on a table where the hands are hidden)."""
-    start = g.start if g.start is not None else g
     events = (public_event(e, g.rules) for e in g.events) if public else g.events
     moves = " ".join(event_token(e) for e in events)
-    return f"{header_text(start)} : {moves}".rstrip()
+    return f"{header_text(g.hand.opening)} : {moves}".rstrip()
 
 
 def parse_event(token: str, dealer: int) -> Event:
@@ -251,8 +251,27 @@ class Header:
     rules: Rules
     names: tuple[str, ...]
     dealer: int
-    standing: dict[str, object]  # the fields of the game's standing the text sets
+    scores: tuple[int, ...]
+    hand_number: int
+    ledger: tuple[int, ...] | None   # None: as a new game starts (no money, or the ante paid)
+    checks: tuple[int, ...] | None
+    sets: tuple[int, ...] | None
+    pot: int | None
+    target: int
+    deals_done: int
+    bidders_only: frozenset[int] | None
+    winner: int | None
     moves: tuple[str, ...]       # the hand's move tokens (parse_event reads each)
+
+    def standing(self, new: Standing) -> Standing:
+        """The standing the text gives, from `new`, the standing of a new game of its rules."""
+        return new.replace(
+            scores=self.scores, hand_number=self.hand_number,
+            ledger=new.ledger if self.ledger is None else self.ledger,
+            checks=new.checks if self.checks is None else self.checks,
+            sets=new.sets if self.sets is None else self.sets,
+            pot=new.pot if self.pot is None else self.pot, target=self.target,
+            deals_done=self.deals_done, bidders_only=self.bidders_only, winner=self.winner)
 
 
 def parse_header(text: str) -> Header:
@@ -274,23 +293,17 @@ def parse_header(text: str) -> Header:
         seat_names = tuple(_unescape(n) for n in names.split(","))
         dealer = int(dealer_text.lstrip("d"))
         extra = dict(f.split("=", 1) for f in fields[5:])
-        changes: dict[str, object] = {
-            "scores": _int_tuple(scores), "hand_number": int(number.lstrip("#")),
-        }
-        for key in ("ledger", "checks", "sets"):
-            if key in extra:
-                changes[key] = _int_tuple(extra[key])
-        if "pot" in extra or rules.pot_ante:
-            changes["pot"] = int(extra.get("pot", "0"))
-        changes["target"] = int(extra.get("target", rules.target))
-        changes["deals_done"] = int(extra.get("deals", "0"))
-        if "only" in extra:
-            changes["bidders_only"] = frozenset(_int_tuple(extra["only"]))
-        if "winner" in extra:
-            changes["winner"] = int(extra["winner"])
+        ledger, checks, sets = (_int_tuple(extra[k]) if k in extra else None
+                                for k in ("ledger", "checks", "sets"))
+        return Header(
+            rules, seat_names, dealer, _int_tuple(scores), int(number.lstrip("#")),
+            ledger, checks, sets,
+            int(extra.get("pot", "0")) if "pot" in extra or rules.pot_ante else None,
+            int(extra.get("target", rules.target)), int(extra.get("deals", "0")),
+            frozenset(_int_tuple(extra["only"])) if "only" in extra else None,
+            int(extra["winner"]) if "winner" in extra else None, tuple(moves.split()))
     except ValueError as exc:
         raise NotationError(f"not a position: {text!r}: {exc}") from None
-    return Header(rules, seat_names, dealer, changes, tuple(moves.split()))
 
 
 def _int_tuple(text: str) -> tuple[int, ...]:

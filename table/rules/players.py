@@ -132,7 +132,7 @@ class SimTable:
 
     def next_event(self, g: Game) -> Event:
         """What the table does next in position `g`."""
-        p = g.phase
+        p = g.hand.phase
         if p is Phase.PLAY:
             return self._play(g)
         src = self.source
@@ -308,11 +308,12 @@ class SimTable:
         return None
 
     def _play(self, g: Game) -> Event:
-        if g.trick_full:
+        hand = g.hand
+        if hand.trick_full:
             return self._gathered
-        seat = g.turn
+        seat = hand.turn
         assert seat is not None
-        if self.rules.draw_from_stock and len(g.tricks) == self.rules.hand_size:
+        if self.rules.draw_from_stock and len(hand.play.tricks) == self.rules.hand_size:
             return Buried(seat=seat, cards=tuple(self.discards[seat]), source=self.source)
         card = self.choose_card(g, seat)
         key = seat * 24 + card.index
@@ -324,9 +325,11 @@ class SimTable:
     def choose_card(self, g: Game, seat: int) -> Card:
         """The cheapest card that wins the trick, or the cheapest legal card (sparing trumps);
         a lead is the highest card, a trump among equals."""
-        trump = g.trump
-        trick = [c for _, c in g.trick]
-        legal = playable(self.hands[seat], trick, trump, self.rules, not trick and not g.tricks)
+        hand = g.hand
+        trump = hand.contract.trump
+        trick = [c for _, c in hand.play.trick]
+        legal = playable(self.hands[seat], trick, trump, self.rules,
+                         not trick and not hand.play.tricks)
         if not trick:  # the first of the highest cards, a trump if there is one
             return max(legal, key=_lead_order(trump).__getitem__)
         top = winning_card(trick, trump)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,8 +19,9 @@ class Bench:
     def __init__(self) -> None:
         self.to_pi: list[bytes] = []
         self.to_board: list[bytes] = []
-        self.board = Board(BUTTONS, self.to_pi.append, 0, "b0a2d", debounce_ms=20, hold_ms=500)
-        self.pi = Link("91", self.to_board.append, 0)
+        self.board = Board(BUTTONS, self.to_pi.append, 0, "b0a2d", os.urandom,
+                           debounce_ms=20, hold_ms=500)
+        self.pi = Link("91", self.to_board.append, 0, os.urandom)
         self.got: list[tuple[str, list[str]]] = []
         self.levels = [False] * len(BUTTONS)
         self.pi.restart(0)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import os
 from pathlib import Path
 
 import pytest
@@ -61,5 +62,6 @@ def test_main_binds_every_button_light_and_the_buzzer_once() -> None:
     seats = {seat for _, seat, _ in buttons}
     assert seats == {"0", "1", "2", "3", "T"}
     # the scan order main.py gives is one the board's logic accepts
-    board = Board([(seat, name) for _, seat, name in buttons], lambda data: None, 0, "ab")
+    board = Board([(seat, name) for _, seat, name in buttons], lambda data: None, 0, "ab",
+                  os.urandom)
     board.scan([False] * len(buttons), 0)

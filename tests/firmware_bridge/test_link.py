@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,8 +17,8 @@ class Cable:
     def __init__(self) -> None:
         self.to_b: list[bytes] = []
         self.to_a: list[bytes] = []
-        self.a = Link("aaaa", self.to_b.append, 0)
-        self.b = Link("bbbb", self.to_a.append, 0)
+        self.a = Link("aaaa", self.to_b.append, 0, os.urandom)
+        self.b = Link("bbbb", self.to_a.append, 0, os.urandom)
         self.got_a: list[tuple[str, list[str]]] = []
         self.got_b: list[tuple[str, list[str]]] = []
 
@@ -110,7 +112,8 @@ def test_a_restarted_board_is_a_new_peer_with_its_own_numbering() -> None:
     c = Cable().linked()
     c.b.send("BTN", ["before"], 10)
     c.pump(10)
-    fresh = Link("cccc", c.to_a.append, 2000)  # the board rebooted: new nonce, counts from 1
+    # the board rebooted: new nonce, counts from 1
+    fresh = Link("cccc", c.to_a.append, 2000, os.urandom)
     c.b = fresh
     fresh.tick(2000)  # its HELLO
     c.pump(2000)
@@ -122,11 +125,14 @@ def test_a_restarted_board_is_a_new_peer_with_its_own_numbering() -> None:
 
 def test_an_unknown_protocol_version_does_not_link() -> None:
     c = Cable()
-    c.to_a.append(wire.encode(0, "HELLO", ["2", "zzzz", "1", "-"]))
+    # a board with the firmware before the challenge (handshake 1), and a frame of a P2
+    c.to_a.append(wire.encode(0, "HELLO", ["1", "zzzz", "1", "-", "pinochle-fw-1.0", "9"]))
     c.to_a.append(b"P2 1 BTN 0 BID TAP *1234\n")
     c.pump(0)
     assert c.a.peer is None and not c.a.confirmed
     assert c.a.stats[wire.UNKNOWN_VERSION] == 2
+    assert c.a.refused is not None and "version 1, this one 2" in c.a.refused
+    assert "flash the board" in c.a.refused
 
 
 def test_heartbeats_keep_it_alive_and_silence_kills_it() -> None:
@@ -160,7 +166,7 @@ def test_random_bytes_never_raise_and_never_invent_a_message(chunks: list[bytes]
         got += c.a.receive(chunk, i)
         c.a.tick(i * 100)
     assert got == []
-    fresh = Link("ffff", lambda data: None, 0)
+    fresh = Link("ffff", lambda data: None, 0, os.urandom)
     for chunk in chunks:
         assert fresh.receive(chunk, 0) == []
 

@@ -143,6 +143,8 @@ def test_the_pi_and_micropython_board_over_a_pty(pty_board: PtyBoard) -> None:
                          backoff=(0.02, 0.2)).start()
     try:
         assert pi.wait_linked(20), (pi.status, pty_board.lines())
+        # the board said who it is in its answer to the Pi's challenge (the stand-in's chip id)
+        assert wait_until(lambda: "pinochle-fw-1.1, 9 buttons, id e6614c311b7e2f2a" in pi.status)
         bid = source["BUTTON_PINS"][0][0]          # seat 0's BID
         undo = source["BUTTON_PINS"][-1][0]        # the table's UNDO
         # a TAP: pressed (the board has seen it), then let go

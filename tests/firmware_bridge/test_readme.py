@@ -38,3 +38,11 @@ def test_the_example_frames_are_good_frames() -> None:
     assert len(frames) == 6
     for frame in frames:
         assert wire.decode(frame.encode())[0] == wire.FRAME, frame
+
+
+def test_the_controls_table_says_what_the_buttons_do_at_the_stock() -> None:
+    lines = section().splitlines()
+    stock = next(i for i, line in enumerate(lines) if line.startswith("| two-handed"))
+    keep, reject = lines[stock], lines[stock + 1]
+    assert "| BID |" in keep and "keeps" in keep
+    assert reject.startswith("| | PASS |") and "rejects" in reject

@@ -209,3 +209,60 @@ def test_a_device_that_never_answers_is_reported_and_retried(tmp_path: Path) -> 
         link.stop()
         os.close(master)
         os.close(slave)
+
+
+class RecordingBoard(SimulatedBoard):
+    """The simulated board, keeping every line it sends (what a snooper on the cable sees)."""
+
+    sent: list[bytes]
+
+    def _send(self, data: bytes) -> None:
+        self.__dict__.setdefault("sent", []).append(data)
+        super()._send(data)
+
+
+def test_a_replayed_or_forged_hello_is_refused_and_nothing_is_lost(
+        open_session: Callable[..., Session], tmp_path: Path) -> None:
+    session = open_session("brooklyn")
+    path = tmp_path / "pinochle-board"
+    board = RecordingBoard(3, path, TIMING.debounce_ms, TIMING.hold_ms).start()
+    panel = ControlPanel(session, TIMING).start()
+    alerts: list[tuple[str, str]] = []
+    link = BoardConnection(BoardPlace(port=str(path), usb_id=None), panel, backoff=(0.02, 0.2),
+                           on_alert=lambda text, source, kind: alerts.append((kind, text)))
+    link.start()
+    try:
+        assert link.wait_linked(5), link.status
+        assert "pinochle-fw-1.1, 7 buttons" in link.status
+        hellos = [line for line in board.sent if wire.decode(line.strip())[2] == "HELLO"
+                  and wire.decode(line.strip())[3][4] != "-"]
+        assert hellos  # the board's answer to the Pi's challenge
+        first = turn(session)
+        board.press(first, "PASS")
+        assert wait_until(lambda: len(accepted(session)) == 2)
+        # a new connection (the cable out and in again, the board kept power): a new challenge
+        board.unplug()
+        assert wait_until(lambda: not link.linked)
+        board.replug()
+        assert link.wait_linked(5)
+        board.inject(hellos[0])  # the answer recorded on the first connection, replayed
+        assert wait_until(lambda: link.stats().get("stale-answer", 0) == 1), link.stats()
+        forged = wire.encode(0, "HELLO", [str(wire.VERSION), "0badbeef", "1", "c0ffee",
+                                          "0123456789abcdef", "pinochle-fw-1.1", "7", "-"])
+        board.inject(forged + wire.encode(1, "BTN", [str(turn(session)), "BID", "HOLD"]))
+        assert wait_until(lambda: link.stats().get("wrong-answer", 0) == 1), link.stats()
+        assert wait_until(lambda: len(alerts) >= 3), alerts
+        said = [text for kind, text in alerts if kind == "device-garbled"]
+        assert any("earlier connection (a replayed message?)" in text for text in said), said
+        assert any("never sent (a forged message?)" in text for text in said), said
+        settle(session)
+        assert [type(e) for e in accepted(session)[1:]] == [Passed]  # the forgery pressed nothing
+        # still linked to the real board, whose presses go on as before
+        assert link.linked
+        board.press(turn(session), "PASS")
+        assert wait_until(lambda: len(accepted(session)) == 3)
+        assert [e.source for e in accepted(session)[1:]] == ["serial", "serial"]
+    finally:
+        link.stop()
+        panel.stop()
+        board.stop()

@@ -1,6 +1,7 @@
 """Train the corner reader: `python -m vision.training [--seed 2026] [--steps 12000] ...`.
 
-1. `--gather` first fetches the npm decks (`npm pack`) into ~/.cache/pinochle-train/npm.
+1. `--gather` first fetches the npm decks (`npm pack`) into ~/.cache/pinochle-train/npm, and
+   names the GitHub decks whose snapshot is missing (github_decks.py: how to bring each).
 2. Windows of the training designs, shot through camera.py, train the network from the seed.
 3. Shots of the calibration designs (never trained on) set the abstain threshold: the lowest
    confidence above every wrong reading among them.
@@ -25,7 +26,7 @@ import numpy as np
 
 from vision.corners import META, MODEL, CornerReader
 
-from . import camera, model, samples
+from . import camera, github_decks, model, samples
 from . import designs as design_list
 from .designs import Design, cache_dir
 
@@ -46,6 +47,8 @@ def gather() -> None:
     letele = sorted(target.glob("letele-playing-cards-*/package/dist/index.esm.js"))[-1]
     subprocess.run(["node", str(Path(__file__).parent / "react_to_svg.mjs"), str(letele),
                     str(cache_dir() / "letele")], check=True)
+    for problem in github_decks.check_snapshots(github_decks.DECKS):
+        print(f"left out: {problem}", file=sys.stderr)
 
 
 def readings(reader: CornerReader, cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

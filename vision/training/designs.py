@@ -29,7 +29,7 @@ from vision.faces import (
     load_deck,
 )
 
-from . import synth
+from . import github_decks, synth
 from .face import Face
 
 SUITS = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
@@ -42,6 +42,7 @@ KDE_DECKS = ("svg-ancient-egyptians", "svg-dondorf", "svg-gm-paris", "svg-jolly-
              "svg-nicu-ornamental", "svg-nicu-white", "svg-penguins", "svg-standard",
              "svg-tigullio-international")
 # Designs never trained on: calibration sets the abstain threshold, evaluation is the bench.
+# (Decks from GitHub carry their own split: github_decks.DECKS.)
 CALIBRATION = ("svg-penguins", "svg-nicu-white", "letele")
 EVALUATION = ("svg-dondorf", "svg-gm-paris", "cardsJS")
 SYNTH_DESIGNS = 240            # font-drawn designs (a sixth of the fonts calibrate)
@@ -150,6 +151,21 @@ def _letele_faces(folder: Path) -> list[Face]:
     return _svg_faces(labelled, cache_dir() / "letele-png")
 
 
+def _fit_or_none(image: np.ndarray) -> np.ndarray | None:
+    try:
+        return _fit(cut_out_card(image))
+    except DeckUnusable:
+        return None
+
+
+def _github_cache(deck: github_decks.GithubDeck) -> Path:
+    return cache_dir() / "github" / deck.name
+
+
+def _github_faces(deck: github_decks.GithubDeck) -> list[Face]:
+    return github_decks.load_faces(deck, _fit_or_none, _github_cache(deck))
+
+
 def _npm_dir(package: str) -> Path | None:
     """Where `npm pack PACKAGE` was unpacked (see gather in __main__), or None."""
     found = sorted((cache_dir() / "npm").glob(f"{package}-*/package"))
@@ -172,6 +188,14 @@ def designs(synth_count: int = SYNTH_DESIGNS) -> list[Design]:
     if letele is not None and (cache_dir() / "letele").is_dir():
         out.append(Design("letele", f"npm:{letele.parent.name}", _split("letele"),
                           lambda: _letele_faces(cache_dir() / "letele")))
+    for gh in github_decks.DECKS:
+        if github_decks.available(gh, _github_cache(gh)):
+            out.append(Design(gh.name, gh.source, gh.split,
+                              lambda d=gh: _github_faces(d)))   # type: ignore[misc]
+    for design in out:   # reserved for the independent check, whatever route brought them
+        why = github_decks.refused(design.name, design.source)
+        if why:
+            raise ValueError(f"design list: {why}")
     fonts = synth.font_files()
     fonts_id = hashlib.sha1("\n".join(str(f) for f in fonts).encode()).hexdigest()[:10]
     for i in range(synth_count):

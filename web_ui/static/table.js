@@ -296,7 +296,7 @@ function renderContract(v) {
   fill("contract", h("h2", {}, "Contract"),
     c ? h("p", { class: "contract-line" }, `${nameOf(c.declarer)} · ${c.bid ?? ""}`,
       c.trump ? [" · trump ", ...suitText(c.trump)] : h("span", { class: "muted" }, " · trump not named yet")) : null,
-    unlocked() && !v.result ? concedeButton(v) : null,
+    unlocked() ? concedeButton(v) : null,
     v.kitty ? h("div", {}, h("span", { class: "muted small" }, "kitty"),
       h("div", { class: "cards" }, v.kitty.map((k) => card(k, { mini: true })))) : null);
 }
@@ -431,11 +431,37 @@ function trumpButtons() {
   return ["S", "H", "D", "C"].map((s) => h("button", { class: `suit-button ${s}`, type: "button", "aria-label": `${SUIT_WORD[s]} trump`, onclick: () => act("trump", { suit: s }) }, SYM[s]));
 }
 
+// Conceding is offered only while the game allows it (state.concession, asked of the rules).
+// Alone, a second tap confirms it; by agreement (002: "unless everybody agrees") each player
+// taps his own name first, and the throw-in goes in once all have.
+let conceding = null; // {number, agree: Set of seats} while a concession is being confirmed
 function concedeButton(v) {
-  if (!v.contract) return null;
-  return h("button", { id: "concede", class: "danger", type: "button", onclick: () => {
-    if (confirm(`${nameOf(v.contract.declarer)} concedes the hand?`)) act("concede", {});
-  } }, "Concede");
+  const c = state.concession;
+  if (!c || (conceding && conceding.number !== state.number)) conceding = null;
+  if (!c) return null;
+  const stop = () => { conceding = null; render(); };
+  if (!conceding) {
+    return h("button", { id: "concede", class: "danger", type: "button",
+      onclick: () => { conceding = { number: state.number, agree: new Set() }; render(); } },
+      c.agreed ? "Throw in" : "Concede");
+  }
+  const cancel = h("button", { id: "concede-cancel", type: "button", onclick: stop }, "Cancel");
+  const send = (body) => { conceding = null; act("concede", { seat: c.seat, ...body }); };
+  if (!c.agreed) {
+    return h("div", { id: "concede-confirm", class: "row" },
+      h("button", { id: "concede-sure", class: "danger", type: "button", onclick: () => send({}) },
+        `Tap again: ${nameOf(c.seat)} concedes`), cancel);
+  }
+  const agree = conceding.agree;
+  const toggle = (s) => { if (agree.has(s)) agree.delete(s); else agree.add(s); render(); };
+  return h("div", { id: "concede-confirm" },
+    h("p", { class: "small" }, `${nameOf(c.seat)}'s side may throw in only if everybody agrees: each player taps his name`),
+    h("div", { class: "row" }, c.players.map((s) => h("button", { type: "button", "data-agree-seat": s,
+      class: agree.has(s) ? "primary" : null, "aria-pressed": agree.has(s) ? "true" : "false",
+      onclick: () => toggle(s) }, `${v.names[s]} ${agree.has(s) ? "agrees ✓" : "agrees?"}`))),
+    h("div", { class: "row" }, h("button", { id: "concede-sure", class: "danger", type: "button",
+      disabled: !c.players.every((s) => agree.has(s)), onclick: () => send({ agreed: true, agree: [...agree] }) },
+      "Throw in"), cancel));
 }
 
 // -- entering what the camera would see (no camera, or one that cannot read the mat) ----------

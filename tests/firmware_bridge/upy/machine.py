@@ -93,6 +93,13 @@ def _load():
     _log("seen " + seq)
 
 
+BOARD_ID = b"\xe6\x61\x4c\x31\x1b\x7e\x2f\x2a"  # a made-up chip serial number
+
+
+def unique_id():
+    return BOARD_ID
+
+
 class Pin:
     IN = 0
     OUT = 1

@@ -7,6 +7,7 @@ from mpy-cross). Each scenario prints "ok NAME" or "FAIL NAME: why"; the last li
 and the exit status is 1 if any failed. Written for MicroPython: no pytest, plain asserts.
 """
 
+import os
 import sys
 
 HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
@@ -54,8 +55,8 @@ def linked_pair(now=0):
     """A board and a Pi-side link, handshaken."""
     to_pi, to_board = Wire(), Wire()
     board = fw_board.Board([("0", "BID"), ("0", "PASS"), ("T", "UNDO")], to_pi.write, now,
-                           "b0a4d001", debounce_ms=25, hold_ms=700, blink_ms=250)
-    pi = link.Link("9f1e0000", to_board.write, now)
+                           "b0a4d001", os.urandom, debounce_ms=25, hold_ms=700, blink_ms=250)
+    pi = link.Link("9f1e0000", to_board.write, now, os.urandom)
     got = []
     for step in range(6):
         t = now + step * 10
@@ -65,7 +66,7 @@ def linked_pair(now=0):
         board.receive(to_board.take(), t)
     assert pi.alive(now + 50) and board.link.alive(now + 50), (pi.stats, board.link.stats)
     assert got == [(link.LINKED, ["b0a4d001"])], got
-    assert pi.peer_info == [fw_board.FIRMWARE, "3"], pi.peer_info
+    assert pi.peer_info == [fw_board.FIRMWARE, "3", "-"], pi.peer_info
     return board, pi, to_pi, to_board
 
 
@@ -93,6 +94,34 @@ def handshake_and_reliable_delivery():
     assert pi.pending() == 0
     board.receive(wire.encode(1, "LEDS", ["F", "0"]), 520)  # a replay is not obeyed twice
     assert board.lit == 1 and board.link.stats.get("replayed") == 1
+
+
+@scenario
+def only_the_current_challenge_links():
+    board, pi, to_pi, to_board = linked_pair()
+    pi.restart(100)  # the Pi reconnects: a new challenge, answered by the board
+    recorded = to_board.take()
+    board.receive(recorded, 100)
+    pi.receive(to_pi.take(), 110)
+    assert pi.confirmed
+    # the board restarts (a new link, a new challenge); the Pi's recorded HELLO answers the
+    # old board's challenge: refused, and the new board is not linked by it
+    fresh = fw_board.Board([("0", "BID"), ("0", "PASS"), ("T", "UNDO")], to_pi.write, 200,
+                           "b0a4d002", os.urandom, board_id="e661")
+    fresh.receive(recorded, 200)
+    assert fresh.link.stats.get("wrong-answer") == 1 and not fresh.link.confirmed
+    assert "never sent" in fresh.link.refused
+    # a HELLO answering a guessed challenge, then a press with the next number: neither taken
+    forged = wire.encode(0, link.HELLO, [str(wire.VERSION), "9f1e0000", "1", "c0ffee", "1234"])
+    fresh.receive(forged + wire.encode(1, "LEDS", ["F", "0"]), 210)
+    assert fresh.lit == 0 and fresh.link.stats.get("before-handshake") == 1
+    # the real Pi hears the new board's HELLO (answering nothing yet) and they link
+    fresh.tick(300)
+    pi.receive(to_pi.take(), 300)
+    fresh.receive(to_board.take(), 310)
+    pi.receive(to_pi.take(), 320)
+    assert fresh.link.confirmed and pi.confirmed and pi.peer == "b0a4d002"
+    assert pi.peer_info == [fw_board.FIRMWARE, "3", "e661"], pi.peer_info
 
 
 @scenario

@@ -1,0 +1,176 @@
+"""Decks read from GitHub snapshots (vision/training/github_decks.py): a tiny fake snapshot made
+here with git (no network) becomes correctly labelled faces, and reserved material is refused."""
+
+from __future__ import annotations
+
+import dataclasses
+import subprocess
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from table.rules import Card
+from vision.corners import NO_SUIT, OTHER_RANK
+from vision.faces import DeckUnusable
+from vision.training import github_decks
+from vision.training.github_decks import GithubDeck, SnapshotMissing
+
+
+def _card_png(text: str, colour: tuple[int, int, int]) -> bytes:
+    image = np.full((176, 126, 3), 255, np.uint8)
+    cv2.putText(image, text, (4, 24), cv2.FONT_HERSHEY_SIMPLEX, 0.7, colour, 2)
+    ok, data = cv2.imencode(".png", image)
+    assert ok
+    return bytes(data.tobytes())
+
+
+def _fake_snapshot(root: Path, repo: str, files: dict[str, bytes]) -> str:
+    """A bare mirror of a one-commit repository holding `files`; returns the commit."""
+    work = root / "work"
+    for path, data in files.items():
+        (work / path).parent.mkdir(parents=True, exist_ok=True)
+        (work / path).write_bytes(data)
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false",
+           "-C", str(work)]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "deck"], check=True)
+    bare = root / "mirror" / repo.replace("/", "+") / "repo"
+    subprocess.run(["git", "clone", "-q", "--bare", str(work), str(bare)], check=True)
+    out = subprocess.run([*git, "rev-parse", "HEAD"], check=True, capture_output=True, text=True)
+    return out.stdout.strip()
+
+
+def _fake_deck(commit: str, split: str = "train") -> GithubDeck:
+    return GithubDeck("gh-fake", "someone/fake-cards", commit,
+                      r"faces/(?P<rank>\w+?)_of_(?P<suit>\w+)\.png", r"faces/(back|joker)\.png",
+                      "public domain", "drawn by this test", split)
+
+
+def test_a_snapshot_becomes_labelled_faces(tmp_path: Path) -> None:
+    red, black = (0, 0, 200), (0, 0, 0)
+    files = {"faces/ace_of_spades.png": _card_png("A", black),
+             "faces/10_of_hearts.png": _card_png("10", red),
+             "faces/queen_of_diamonds.png": _card_png("Q", red),
+             "faces/9_of_clubs.png": _card_png("9", black),
+             "faces/7_of_hearts.png": _card_png("7", red),
+             "faces/joker.png": _card_png("JK", black),
+             "faces/back.png": _card_png("", black),
+             "faces/notes.png": _card_png("?", black),
+             "README.md": b"a fake deck\n"}
+    commit = _fake_snapshot(tmp_path, "someone/fake-cards", files)
+    deck = _fake_deck(commit)
+    sizes: list[tuple[int, ...]] = []
+
+    def fit(image: np.ndarray) -> np.ndarray:
+        sizes.append(image.shape)
+        return cv2.resize(image, (63, 88))
+
+    faces = github_decks.load_faces(deck, fit, tmp_path / "cache", tmp_path / "mirror")
+    named = sorted(str(f.card) for f in faces if f.card is not None)
+    assert named == sorted(str(Card.parse(c)) for c in ("AS", "10H", "QD", "9C"))
+    others = sorted((f.rank, f.suit) for f in faces if f.card is None)
+    assert others == sorted([(OTHER_RANK, Card.parse("AH").suit.index),
+                             (OTHER_RANK, NO_SUIT), (OTHER_RANK, NO_SUIT)])
+    assert all(f.image.shape == (88, 63, 4) for f in faces)
+    assert all(shape[2] == 4 for shape in sizes)           # opaque PNGs gain an alpha channel
+    # A second load reads the cache, not the snapshot.
+    again = github_decks.load_faces(deck, fit, tmp_path / "cache", tmp_path / "nowhere")
+    assert sorted(str(f.card) for f in again if f.card) == named
+
+
+def test_a_missing_snapshot_says_how_to_bring_it(tmp_path: Path) -> None:
+    deck = _fake_deck("0" * 40)
+    with pytest.raises(SnapshotMissing, match="fetch github:someone/fake-cards"):
+        github_decks.load_faces(deck, lambda i: i, tmp_path / "cache", tmp_path)
+    assert not github_decks.available(deck, tmp_path / "cache", tmp_path)
+    assert github_decks.check_snapshots([deck], tmp_path)[0].startswith("gh-fake: no snapshot")
+
+
+def test_a_snapshot_without_the_pinned_commit_is_unusable(tmp_path: Path) -> None:
+    _fake_snapshot(tmp_path, "someone/fake-cards", {"faces/ace_of_spades.png": b"x"})
+    deck = _fake_deck("1" * 40)
+    with pytest.raises(DeckUnusable, match="someone/fake-cards"):
+        github_decks.load_faces(deck, lambda i: i, tmp_path / "cache", tmp_path / "mirror")
+
+
+@pytest.mark.parametrize("rank, suit, want", [
+    ("ace", "spades", ("A", "S")), ("K", "h", ("K", "H")), ("Queen", "Clubs", ("Q", "C")),
+    ("jack", "diamond", ("J", "D")), ("T", "S", ("10", "S")), ("10", "hearts", ("10", "H")),
+    ("9", "c", ("9", "C")), ("1", "d", ("A", "D"))])
+def test_file_names_give_ranks_and_suits(rank: str, suit: str, want: tuple[str, str]) -> None:
+    labelled = github_decks.label(rank, suit)
+    assert labelled is not None
+    card = Card.parse("".join(want))
+    assert labelled == (int(card.rank), card.suit.index)
+
+
+def test_small_ranks_are_other_faces_and_nonsense_is_nothing() -> None:
+    assert github_decks.label("8", "spades") == (OTHER_RANK, Card.parse("AS").suit.index)
+    assert github_decks.label("2", "h") == (OTHER_RANK, Card.parse("AH").suit.index)
+    assert github_decks.label("ace", "stars") is None
+    assert github_decks.label("knight", "spades") is None
+
+
+@pytest.mark.parametrize("name, repo", [
+    ("photos", "EdjeElectronics/TensorFlow-Object-Detection-API-Tutorial-Train-Multiple-"
+               "Objects-Windows-10"),
+    ("jumbo", "rickcrawford/cards_dataset"), ("gen", "geaxgx/playing-card-detection"),
+    ("std", "younestouati/playing-cards-standard-deck"),
+    ("gh-bonded", "someone/solitaire-decks"), ("gh-x", "someone/gnome-cards-data-copy"),
+    ("gh-bicycle-jumbo", "someone/cards")])
+def test_reserved_material_is_refused(name: str, repo: str) -> None:
+    assert github_decks.refused(name, repo)
+    with pytest.raises(ValueError, match="reserved"):
+        github_decks.checked([GithubDeck(name, repo, "0" * 40, "x", "", "", "", "train")])
+
+
+def test_the_listed_decks_are_allowed_and_pinned() -> None:
+    assert github_decks.DECKS
+    for deck in github_decks.DECKS:
+        assert github_decks.refused(deck.name, deck.repo) is None
+        assert len(deck.commit) == 40 and deck.split in ("train", "calibration", "evaluation")
+        assert deck.repo in deck.source and deck.commit[:12] in deck.source
+
+
+def test_a_photographed_card_is_found_and_straightened_upright() -> None:
+    photo = np.full((900, 1200, 3), (30, 60, 110), np.uint8)          # a brown table
+    card = np.full((352, 252, 3), 245, np.uint8)
+    cv2.putText(card, "K", (10, 45), cv2.FONT_HERSHEY_SIMPLEX, 1.5, (0, 0, 200), 3)
+    turned = cv2.rotate(card, cv2.ROTATE_90_CLOCKWISE)                # lying sideways
+    photo[300:300 + 252, 400:400 + 352] = turned
+    face = github_decks.straightened(photo)
+    assert face is not None and face.shape == (352, 252, 4)
+    red = (face[:, :, 2] > 150) & (face[:, :, 1] < 80)
+    ys, xs = np.nonzero(red)
+    # The red K is near one short side's corner: upright (top left) or upside down (bottom right).
+    near_top_left = ys.mean() < 80 and xs.mean() < 80
+    near_bottom_right = ys.mean() > 352 - 80 and xs.mean() > 252 - 80
+    assert near_top_left or near_bottom_right
+    assert github_decks.straightened(np.full((600, 800, 3), (30, 60, 110), np.uint8)) is None
+
+
+def test_a_changed_deck_entry_renders_its_faces_again(tmp_path: Path) -> None:
+    files = {"faces/ace_of_spades.png": _card_png("A", (0, 0, 0)),
+             "faces/king_of_hearts.png": _card_png("K", (0, 0, 200))}
+    commit = _fake_snapshot(tmp_path, "someone/fake-cards", files)
+    deck = _fake_deck(commit)
+    mirror, cache = tmp_path / "mirror", tmp_path / "cache"
+    assert len(github_decks.load_faces(deck, lambda i: i, cache, mirror)) == 2
+    only_aces = dataclasses.replace(deck, faces=r"faces/(?P<rank>ace)_of_(?P<suit>\w+)\.png")
+    faces = github_decks.load_faces(only_aces, lambda i: i, cache, mirror)
+    assert [str(f.card) for f in faces] == [str(Card.parse("AS"))]
+
+
+def test_the_design_list_refuses_reserved_material(monkeypatch: pytest.MonkeyPatch,
+                                                   tmp_path: Path) -> None:
+    from vision.training import designs
+
+    reserved = GithubDeck("gh-std", "younestouati/playing-cards-standard-deck", "0" * 40,
+                          r"(?P<rank>\w)(?P<suit>\w)\.png", "", "", "", "evaluation")
+    monkeypatch.setattr(github_decks, "DECKS", (reserved,))
+    monkeypatch.setattr(github_decks, "available", lambda deck, cache, root=None: True)
+    with pytest.raises(ValueError, match="reserved"):
+        designs.designs(0)
