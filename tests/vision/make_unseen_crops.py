@@ -1,5 +1,5 @@
 """Regenerate tests/vision/data/unseen/: straightened cards, with camera damage, of the designs
-the corner reader was never trained or calibrated on (their split in vision/training/designs.py is "evaluation"):
+the corner reader was never trained or calibrated on (split "evaluation" in designs.py):
 `.venv/bin/python tests/vision/make_unseen_crops.py` (needs kdegames-card-data-kf5, rsvg-convert
 and the npm decks gathered by `python -m vision.training --gather`).
 
