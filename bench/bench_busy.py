@@ -1,7 +1,10 @@
-"""Cards found on rendered busy backgrounds (vision.busy: noise, stripes, wood, blotches, some
-cards fanned over each other): the tuning set of the edge-based finder (vision.edges). A card is
-found, as on the real photos, when an outline holds the centres of its corner indices that show.
-Prints figures per texture and one JSON line.
+"""Cards found on rendered busy backgrounds (vision.busy: textured grounds, cards apart,
+fanned, piled and in overlapping pairs, shadows, uneven light; faces of the corner reader's
+training decks): the tuning set of find_cards' busy-background path. A card is found, as on the
+real photos, when an outline holds the centres of its corner indices that show. An outline
+holding no card's indices is a false one; one holding two cards' indices without being either
+card is a merged one; every eighth scene has no card at all (its outlines are all false).
+Prints figures per texture and one JSON line. Tune with the default seed; measure with another.
 
     .venv/bin/python bench/bench_busy.py --scenes 200 --seed 7
 """
@@ -12,31 +15,34 @@ import argparse
 import json
 import sys
 import time
-from pathlib import Path
 
 import cv2
 import numpy as np
 
-from table.rules import Card
-from vision.busy import TEXTURES, Laid, busy_scene, index_centres
+from vision.busy import TEXTURES, Laid, busy_scene, index_centres, training_decks
 from vision.detect import card_outlines
+from vision.edges import same_card
 
-CROPS = Path(__file__).resolve().parent.parent / "tests" / "vision" / "data" / "crops"
-
-
-def faces() -> dict[Card, np.ndarray]:
-    """kdegames' standard deck as the tests store it (tests/vision/data/crops)."""
-    return {Card.parse(path.stem.split("_")[0]): cv2.imread(str(path), cv2.IMREAD_COLOR)
-            for path in sorted((CROPS / "svg-standard").glob("*_0.jpg"))}
+EMPTY_EVERY = 8
 
 
-def found_cards(outlines: list[np.ndarray], laid: list[Laid]) -> int:
-    found = 0
-    for centres in index_centres(laid):
-        if centres and any(all(cv2.pointPolygonTest(q.reshape(-1, 1, 2), c, False) >= 0
-                               for c in centres) for q in outlines):
-            found += 1
-    return found
+def _holds(quad: np.ndarray, centres: list[tuple[float, float]]) -> bool:
+    return bool(centres) and all(
+        cv2.pointPolygonTest(quad.reshape(-1, 1, 2), c, False) >= 0 for c in centres)
+
+
+def judge(outlines: list[np.ndarray], laid: list[Laid]) -> tuple[int, int, int]:
+    """Cards found, false outlines and merged outlines in one scene."""
+    shown = index_centres(laid)
+    found = sum(any(_holds(q, c) for q in outlines) for c in shown if c)
+    false = merged = 0
+    for quad in outlines:
+        held = sum(_holds(quad, c) for c in shown)
+        if any(same_card(quad, item.corners) for item in laid):
+            continue
+        false += held == 0
+        merged += held >= 2
+    return found, false, merged
 
 
 def main() -> int:
@@ -45,30 +51,53 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
-    deck = faces()
-    tally = {kind: [0, 0, 0, 0] for kind in TEXTURES}
+    decks = training_decks()
+    if not decks:
+        print("no kdegames training deck is installed (kdegames-card-data-kf5)")
+        return 1
+    names = sorted(decks)
+    tally = {kind: dict.fromkeys(("cards", "found", "white", "false", "merged", "empty",
+                                  "empty_false"), 0) for kind in TEXTURES}
     seconds = 0.0
     for i in range(args.scenes):
-        kind = TEXTURES[i % len(TEXTURES)]
-        frame, laid = busy_scene(deck, rng, kind=kind)
+        empty = i % EMPTY_EVERY == EMPTY_EVERY - 1
+        kind = TEXTURES[(i // EMPTY_EVERY if empty else i) % len(TEXTURES)]
+        frame, laid = busy_scene(decks[names[i % len(names)]], rng, kind=kind,
+                                 cards=not empty)
         start = time.process_time()
         outlines = card_outlines(frame, edges=True)
         seconds += time.process_time() - start
-        shown = sum(bool(c) for c in index_centres(laid))
-        tally[kind][0] += shown
-        tally[kind][1] += found_cards(outlines, laid)
-        tally[kind][2] += max(0, len(outlines) - len(laid))
-        tally[kind][3] += found_cards(card_outlines(frame), laid)
-    for kind, (cards, found, extra, white) in tally.items():
-        print(f"  {kind:9s} found {found}/{cards} ({found / max(cards, 1):.1%}; by white alone "
-              f"{white}), {extra} outlines beyond the cards laid")
-    cards, found, extra, white = (sum(t[i] for t in tally.values()) for i in range(4))
-    print(f"busy scenes (tuning set): found {found}/{cards} ({found / max(cards, 1):.1%}), by "
-          f"white alone {white / max(cards, 1):.1%}; {extra} outlines beyond the cards laid; "
+        t = tally[kind]
+        if empty:
+            t["empty"] += 1
+            t["empty_false"] += len(outlines)
+            continue
+        found, false, merged = judge(outlines, laid)
+        t["cards"] += sum(bool(c) for c in index_centres(laid))
+        t["found"] += found
+        t["false"] += false
+        t["merged"] += merged
+        t["white"] += judge(card_outlines(frame), laid)[0]
+    for kind, t in tally.items():
+        print(f"  {kind:9s} found {t['found']}/{t['cards']} "
+              f"({t['found'] / max(t['cards'], 1):.1%}; by white alone {t['white']}), "
+              f"{t['false']} false and {t['merged']} merged outlines, "
+              f"{t['empty_false']} on {t['empty']} grounds with no card")
+    total = {key: sum(t[key] for t in tally.values()) for key in tally[TEXTURES[0]]}
+    scenes = args.scenes - total["empty"]
+    n = max(total["cards"], 1)
+    print(f"busy scenes (seed {args.seed}): found {total['found']}/{total['cards']} "
+          f"({total['found'] / n:.1%}), by white alone {total['white'] / n:.1%}; "
+          f"{total['false'] / max(scenes, 1):.2f} false and "
+          f"{total['merged'] / max(scenes, 1):.2f} merged outlines a scene; "
+          f"{total['empty_false']} outlines on {total['empty']} grounds with no card; "
           f"{args.scenes / max(seconds, 1e-9):.1f} scenes/s")
-    print(json.dumps({"busy_cards": cards, "busy_found": round(found / max(cards, 1), 4),
-                      "busy_found_by_white": round(white / max(cards, 1), 4),
-                      "busy_extra_outlines": extra}))
+    print(json.dumps({"busy_seed": args.seed, "busy_cards": total["cards"],
+                      "busy_found": round(total["found"] / n, 4),
+                      "busy_found_by_white": round(total["white"] / n, 4),
+                      "busy_false_per_scene": round(total["false"] / max(scenes, 1), 3),
+                      "busy_merged_per_scene": round(total["merged"] / max(scenes, 1), 3),
+                      "busy_empty_outlines": total["empty_false"]}))
     return 0
 
 

@@ -22,7 +22,7 @@ BOARD_PACKAGE = "pinochle_fw"
 SUIT_WORDS = ("spades", "hearts", "clubs", "diamonds")
 
 
-def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add this package's subcommands to the `pinochle-table` parser."""
     p = sub.add_parser("wiring", help="print the wiring table of the seat buttons and lights")
     p.add_argument("--seats", type=int, default=3, choices=(2, 3, 4))

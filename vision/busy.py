@@ -1,6 +1,14 @@
-"""Rendered scenes of cards on busy backgrounds (noise, stripes, wood grain, blotches), some
-fanned over each other: the tuning set of the edge-based finder (vision.edges) and its tests.
-`busy_scene(faces, rng) -> (frame, laid)`, each laid card with its corners, front to back."""
+"""Rendered scenes of cards on busy backgrounds: the tuning set of the finder's busy-background
+path (vision.edges, vision.looks) and its tests. Nothing here is drawn from the real photos.
+
+`busy_scene(faces, rng) -> (frame, laid)`, each laid card with its corners, front to back. A
+scene is a textured ground (wood grain, carpet, fabric weaves, stripes, zig-zags, checks,
+flowers, asphalt, blotches, noise; often with a near-white colour in it, the ground that looks
+most like a card) with cards at different sizes laid apart, fanned, piled (only a corner of a
+card under another showing) or in overlapping pairs, each with its shadow, under uneven light,
+then blurred, noisy and JPEG-compressed. Faces are those of the corner reader's training
+designs (`training_decks`), never its calibration or evaluation ones.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +19,14 @@ import numpy as np
 
 from table.rules import Card
 
-TEXTURES = ("noise", "stripes", "wood", "blotches")
+TEXTURES = ("noise", "stripes", "wood", "blotches", "carpet", "weave", "zigzag", "checks",
+            "floral", "asphalt")
+LAYOUTS = ("apart", "fan", "pile", "pair")
+# kdegames decks the corner reader trains on (vision/training/designs.py): the busy scenes use
+# these only, so that the reader's calibration and evaluation decks stay unseen (and the decks
+# gnome-cards-data also ships, kept for an independent check, are not used at all).
+TRAINING_DECKS = ("svg-ancient-egyptians", "svg-jolly-royal", "svg-standard")
+CARD_RATIO = 63 / 88
 
 
 @dataclass(frozen=True)
@@ -22,50 +37,132 @@ class Laid:
     corners: np.ndarray
 
 
+def training_decks() -> dict[str, dict[Card, np.ndarray]]:
+    """The faces (BGRA) of the kdegames training decks that are installed (vision.faces)."""
+    from .faces import DeckUnusable, load_deck
+
+    decks = {}
+    for name in TRAINING_DECKS:
+        try:
+            decks[name] = load_deck(name)
+        except DeckUnusable:
+            continue
+    return decks
+
+
+def _palette(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Two colours of a ground; often one of them near white (cream, light grey)."""
+    base = rng.uniform(20, 235, 3)
+    other = rng.uniform(20, 235, 3)
+    if rng.random() < 0.35:
+        other = rng.uniform(185, 245) + rng.uniform(-12, 12, 3)
+    return base, other
+
+
+def _smooth(rng: np.random.Generator, size: tuple[int, int], cells: int) -> np.ndarray:
+    """Smooth noise in 0..1 with about `cells` bumps across."""
+    w, h = size
+    low = rng.uniform(0, 1, (max(2, cells * h // max(w, h)), max(2, cells * w // max(w, h))))
+    return cv2.resize(low.astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
+
+
 def busy_texture(kind: str, rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
     """A busy background (BGR, `size` = width, height) of one of TEXTURES."""
     w, h = size
-    base = rng.uniform(20, 235, 3)
-    other = rng.uniform(20, 235, 3)
+    base, other = _palette(rng)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    angle = rng.uniform(0, np.pi)
+    u = xx * np.cos(angle) + yy * np.sin(angle)
+    v = -xx * np.sin(angle) + yy * np.cos(angle)
+    grain = 6.0
     if kind == "noise":
-        low = rng.uniform(0, 1, (max(2, h // 16), max(2, w // 16))).astype(np.float32)
-        t = cv2.resize(low, (w, h), interpolation=cv2.INTER_CUBIC)
-        t = np.clip(t + rng.normal(0, 0.25, (h, w)).astype(np.float32), 0, 1)
+        t = np.clip(_smooth(rng, size, max(2, w // 16))
+                    + rng.normal(0, 0.25, (h, w)).astype(np.float32), 0, 1)
     elif kind == "stripes":
-        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-        angle, period = rng.uniform(0, np.pi), rng.uniform(6, 40)
-        t = 0.5 + 0.5 * np.sin((xx * np.cos(angle) + yy * np.sin(angle)) * 2 * np.pi / period)
-        t = (t > 0.5).astype(np.float32) if rng.random() < 0.5 else t
+        period = rng.uniform(6, 60)
+        t = 0.5 + 0.5 * np.sin(u * 2 * np.pi / period)
+        t = (t > rng.uniform(0.3, 0.7)).astype(np.float32) if rng.random() < 0.6 else t
     elif kind == "wood":
-        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-        warp = cv2.resize(rng.normal(0, 1, (6, 6)).astype(np.float32), (w, h),
-                          interpolation=cv2.INTER_CUBIC)
-        t = 0.5 + 0.5 * np.sin(yy / rng.uniform(4, 12) + 3 * warp + 0.02 * xx)
-    else:
+        warp = _smooth(rng, size, 6) * 2 - 1
+        t = 0.5 + 0.5 * np.sin(v / rng.uniform(3, 12) + 3 * warp + 0.02 * u)
+        t = t ** rng.uniform(0.5, 2.0) * (0.7 + 0.3 * _smooth(rng, size, 40))
+        if rng.random() < 0.5:   # planks
+            t *= 1 - 0.7 * (np.mod(v, rng.uniform(60, 200)) < 2)
+    elif kind == "carpet":
+        t = cv2.GaussianBlur(rng.uniform(0, 1, (h, w)).astype(np.float32), (0, 0), 0.8)
+        t = np.clip(0.5 + 1.8 * (t - 0.5) * (0.6 + 0.8 * _smooth(rng, size, 8)), 0, 1)
+        grain = 12.0
+    elif kind == "weave":
+        period = rng.uniform(4, 16)
+        warp_, weft = np.sin(u * 2 * np.pi / period), np.sin(v * 2 * np.pi / period)
+        t = 0.5 + 0.25 * (warp_ + weft) * np.sign(np.sin(u * np.pi / period)
+                                                 * np.sin(v * np.pi / period))
+    elif kind == "zigzag":
+        period, amp = rng.uniform(15, 70), rng.uniform(8, 40)
+        tri = np.abs(np.mod(u / period, 2) - 1) * amp
+        t = (np.mod(v + tri, rng.uniform(12, 50)) < rng.uniform(5, 12)).astype(np.float32)
+    elif kind == "checks":
+        period = rng.uniform(10, 70)
+        a = np.mod(u / period, 1) < 0.5
+        b = np.mod(v / period, 1) < 0.5
+        t = (a ^ b).astype(np.float32) if rng.random() < 0.5 \
+            else (a.astype(np.float32) + b) / 2   # gingham
+    elif kind == "floral":
+        t = _smooth(rng, size, 10) * 0.3
+        for _ in range(int(rng.integers(10, 40))):
+            cx, cy = float(rng.uniform(0, w)), float(rng.uniform(0, h))
+            r = float(rng.uniform(0.02, 0.08) * max(w, h))
+            level = float(rng.uniform(0.6, 1.0))
+            for k in range(int(rng.integers(4, 8))):
+                a = 2 * np.pi * k / 6 + float(rng.uniform(-0.2, 0.2))
+                centre = (int(cx + r * np.cos(a)), int(cy + r * np.sin(a)))
+                cv2.ellipse(t, centre, (int(r * 0.8), int(r * 0.4)), float(np.degrees(a)),
+                            0, 360, level, -1)
+            cv2.circle(t, (int(cx), int(cy)), int(r * 0.4), float(rng.uniform(0, 0.3)), -1)
+    elif kind == "asphalt":
+        t = 0.4 + 0.2 * _smooth(rng, size, 6)
+        speck = rng.uniform(0, 1, (h, w))
+        t = np.where(speck > 0.93, rng.uniform(0.6, 1.0), t)
+        t = np.where(speck < 0.07, 0.1, t).astype(np.float32)
+        t = cv2.GaussianBlur(t, (0, 0), 0.7)
+        base, other = np.full(3, rng.uniform(20, 70)), np.full(3, rng.uniform(120, 220))
+        grain = 10.0
+    else:   # blotches
         t = np.zeros((h, w), np.float32)
         for _ in range(int(rng.integers(20, 60))):
             centre = (int(rng.integers(0, w)), int(rng.integers(0, h)))
             axes = (int(rng.integers(5, w // 6)), int(rng.integers(5, h // 6)))
             cv2.ellipse(t, centre, axes, float(rng.uniform(0, 180)), 0, 360,
                         float(rng.uniform(0, 1)), -1)
+    t = np.clip(t, 0, 1).astype(np.float32)
     image = base[None, None, :] * (1 - t[:, :, None]) + other[None, None, :] * t[:, :, None]
-    image += rng.normal(0, 6, image.shape)
+    image += rng.normal(0, grain, image.shape)
     return np.clip(image, 0, 255).astype(np.uint8)
 
 
-def _paste(frame: np.ndarray, face: np.ndarray, corners: np.ndarray) -> None:
+def _paste(frame: np.ndarray, face: np.ndarray, corners: np.ndarray,
+           shadow: np.ndarray | None = None) -> None:
+    """The face warped onto `corners` (its transparent corners kept), after darkening the
+    frame under it by `shadow` (the shadow's offset in pixels, its softness and strength)."""
     fh, fw = face.shape[:2]
     src = np.array([[0, 0], [fw - 1, 0], [fw - 1, fh - 1], [0, fh - 1]], np.float32)
     m = cv2.getPerspectiveTransform(src, corners.astype(np.float32))
     size = (frame.shape[1], frame.shape[0])
+    opaque = face[:, :, 3] if face.ndim == 3 and face.shape[2] == 4 \
+        else np.full((fh, fw), 255, np.uint8)
     warped = cv2.warpPerspective(face[:, :, :3], m, size, flags=cv2.INTER_AREA)
-    cover = cv2.warpPerspective(np.full((fh, fw), 255, np.uint8), m, size)
+    cover = cv2.warpPerspective(opaque, m, size, flags=cv2.INTER_LINEAR)
     alpha = cover.astype(np.float32)[:, :, None] / 255
+    if shadow is not None:
+        dx, dy, soft, strength = shadow.tolist()
+        moved = cv2.warpAffine(cover, np.array([[1, 0, dx], [0, 1, dy]], np.float32), size)
+        dark = cv2.GaussianBlur(moved.astype(np.float32) / 255, (0, 0), max(soft, 0.5))
+        frame[:] = (frame * (1 - strength * dark[:, :, None])).astype(np.uint8)
     frame[:] = (frame * (1 - alpha) + warped * alpha).astype(np.uint8)
 
 
 def _card_corners(centre: np.ndarray, length: float, angle: float) -> np.ndarray:
-    width = length * 63 / 88
+    width = length * CARD_RATIO
     c, s = np.cos(angle), np.sin(angle)
     along, across = np.array([c, s]), np.array([-s, c])
     half = [(-width / 2, -length / 2), (width / 2, -length / 2),
@@ -73,40 +170,114 @@ def _card_corners(centre: np.ndarray, length: float, angle: float) -> np.ndarray
     return np.array([centre + x * along + y * across for x, y in half], np.float32)
 
 
+def _overlaps(quad: np.ndarray, others: list[np.ndarray], margin: float = 0.0) -> bool:
+    for other in others:
+        area, _ = cv2.intersectConvexConvex(quad, other)
+        if area > margin * cv2.contourArea(quad):
+            return True
+    return False
+
+
+def _inside(quad: np.ndarray, size: tuple[int, int], slack: float = 0.0) -> bool:
+    w, h = size
+    return bool((quad[:, 0] > -slack).all() and (quad[:, 0] < w + slack).all()
+                and (quad[:, 1] > -slack).all() and (quad[:, 1] < h + slack).all())
+
+
+def _group(layout: str, rng: np.random.Generator, size: tuple[int, int], length: float,
+           fan_spread: tuple[float, float]) -> list[np.ndarray]:
+    """The corners of a group of overlapping cards, the top one first."""
+    w, h = size
+    centre = np.array([w / 2, h / 2]) + rng.uniform(-0.12, 0.12, 2) * min(w, h)
+    angle = float(rng.uniform(0, 2 * np.pi))
+    quads: list[np.ndarray] = []
+    if layout == "fan":
+        turn = float(rng.uniform(0.05, 0.3)) * (1 if rng.random() < 0.5 else -1)
+        step = float(rng.uniform(*fan_spread)) * length
+        for i in range(int(rng.integers(2, 5))):
+            a = angle + i * turn
+            quads.append(_card_corners(centre + i * step * np.array([np.cos(a), np.sin(a)]),
+                                       length, a))
+    elif layout == "pair":
+        a = angle + float(rng.uniform(-0.2, 0.2))
+        shift = float(rng.uniform(0.7, 0.95)) * length * CARD_RATIO
+        quads = [_card_corners(centre, length, angle),
+                 _card_corners(centre + shift * np.array([np.cos(angle), np.sin(angle)])
+                               + rng.uniform(-0.1, 0.1, 2) * length, length, a)]
+    else:   # a pile: each card shifted and turned at random off the one over it
+        quads = [_card_corners(centre, length, angle)]
+        for _ in range(int(rng.integers(1, 4))):
+            way = float(rng.uniform(0, 2 * np.pi))
+            reach = float(rng.uniform(0.35, 0.7)) * length
+            below = quads[-1].mean(axis=0) + reach * np.array([np.cos(way), np.sin(way)])
+            quads.append(_card_corners(below, length * float(rng.uniform(0.97, 1.03)),
+                                       float(rng.uniform(0, 2 * np.pi))))
+    return quads
+
+
 def busy_scene(faces: dict[Card, np.ndarray], rng: np.random.Generator,
                size: tuple[int, int] = (720, 720), kind: str | None = None,
-               fan: bool | None = None, spread: tuple[float, float] = (0.12, 0.25)
+               fan: bool | None = None, spread: tuple[float, float] = (0.12, 0.3),
+               layout: str | None = None, cards: bool = True
                ) -> tuple[np.ndarray, list[Laid]]:
-    """Two or three cards on a busy texture at a random size and angle, either apart or fanned
-    over each other (each turned and shifted from the one under it by `spread` of a card's
-    length, so that only a strip of it and its corners show). Returns the frame and the cards,
-    the top one first."""
+    """Cards on a busy texture under uneven light. `layout` is one of LAYOUTS (random if
+    None; `fan=True` is "fan", `fan=False` "apart"): apart (two to five cards, different
+    sizes), fanned (each card turned and shifted from the one under it by `spread` of a card's
+    length), piled, or a pair overlapping along a long side; groups get a card or two apart
+    besides. `cards=False` gives the ground alone. Returns the frame and the cards, the top
+    one first."""
     w, h = size
     frame = busy_texture(kind or TEXTURES[int(rng.integers(len(TEXTURES)))], rng, size)
-    cards = [list(faces)[int(i)] for i in rng.choice(len(faces), 3, replace=False)]
-    count = int(rng.integers(2, 4))
-    length = float(rng.uniform(0.25, 0.42) * min(w, h))
-    fan = bool(rng.random() < 0.5) if fan is None else fan
-    laid: list[Laid] = []
-    if fan:
-        centre = np.array([w / 2, h / 2]) + rng.uniform(-0.1, 0.1, 2) * min(w, h)
-        angle = float(rng.uniform(0, 2 * np.pi))
-        turn = float(rng.uniform(0.08, 0.25)) * (1 if rng.random() < 0.5 else -1)
-        step = float(rng.uniform(*spread)) * length
-        for i in range(count):
-            a = angle + i * turn
-            shift = i * step * np.array([np.cos(a), np.sin(a)])
-            laid.append(Laid(cards[i], _card_corners(centre + shift, length, a)))
-    else:
-        spots = [np.array([w * x, h * y]) for x, y in ((0.27, 0.3), (0.73, 0.35), (0.5, 0.75))]
-        for i in range(count):
-            centre = spots[i] + rng.uniform(-0.04, 0.04, 2) * min(w, h)
-            laid.append(Laid(cards[i], _card_corners(centre, 0.75 * length,
-                                                     float(rng.uniform(0, 2 * np.pi)))))
+    if layout is None:
+        layout = ("fan" if fan else "apart") if fan is not None \
+            else LAYOUTS[int(rng.integers(len(LAYOUTS)))]
+    length = float(rng.uniform(0.22, 0.45) * min(w, h))
+    quads: list[np.ndarray] = []
+    if cards and layout != "apart":
+        quads = [q for q in _group(layout, rng, size, length, spread)
+                 if _inside(q, size, 0.05 * length)]
+    lone = int(rng.integers(2, 6)) if layout == "apart" else int(rng.integers(0, 3))
+    for _ in range(lone * 30 if cards else 0):
+        if lone == 0:
+            break
+        own = length * float(rng.uniform(0.55, 0.9))
+        quad = _card_corners(rng.uniform(0, 1, 2) * (w, h), own, float(rng.uniform(0, 6.3)))
+        if _inside(quad, size, -2) and not _overlaps(quad, quads):
+            quads.append(quad)
+            lone -= 1
+    names = list(faces)
+    chosen = rng.choice(len(names), min(len(quads), len(names)), replace=False)
+    laid = [Laid(names[int(i)], q) for i, q in zip(chosen, quads, strict=False)]
+    lift = rng.uniform(0, 0.02 * length, 2) * (1 if rng.random() < 0.5 else -1)
     for item in reversed(laid):   # the bottom card first
-        _paste(frame, faces[item.card], item.corners)
-    frame = cv2.GaussianBlur(frame, (3, 3), 0.7)
-    return frame, laid
+        shadow = np.array([*lift, rng.uniform(1, 0.04 * length), rng.uniform(0.15, 0.5)])
+        _paste(frame, faces[item.card], item.corners, shadow)
+    frame = _light(frame, rng)
+    frame = cv2.GaussianBlur(frame, (0, 0), float(rng.uniform(0.4, 1.2)))
+    frame = np.clip(frame + rng.normal(0, rng.uniform(1, 5), frame.shape), 0, 255
+                    ).astype(np.uint8)
+    ok, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(60, 95))])
+    decoded = cv2.imdecode(jpeg, cv2.IMREAD_COLOR) if ok else None
+    return (frame if decoded is None else np.asarray(decoded)), laid
+
+
+def _light(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Uneven light: a gradient, slow blotches, a warm or cool cast, sometimes a cast shadow."""
+    h, w = frame.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    a = rng.uniform(0, 2 * np.pi)
+    ramp = (xx * np.cos(a) + yy * np.sin(a)) / max(w, h)
+    gain = rng.uniform(0.75, 1.1) + rng.uniform(-0.3, 0.3) * ramp \
+        + rng.uniform(0, 0.2) * (_smooth(rng, (w, h), 3) - 0.5)
+    if rng.random() < 0.4:
+        points = (rng.uniform(0, 1, (int(rng.integers(3, 7)), 2)) * (w, h)).astype(np.int32)
+        shade = np.zeros((h, w), np.float32)
+        cv2.fillConvexPoly(shade, cv2.convexHull(points), 1.0)
+        blurred = cv2.GaussianBlur(shade, (0, 0), float(rng.uniform(4, 25)))
+        gain = gain * (1 - rng.uniform(0.2, 0.45) * blurred)
+    cast = 1 + rng.uniform(-0.08, 0.08, 3)
+    out = frame.astype(np.float32) * gain[:, :, None] * cast[None, None, :]
+    return np.clip(out, 0, 255).astype(np.uint8)
 
 
 def index_centres(laid: list[Laid]) -> list[list[tuple[float, float]]]:

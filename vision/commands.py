@@ -36,7 +36,7 @@ def saved_camera_settings() -> Any:
     return CameraSettings.load(path) if path.exists() else None
 
 
-def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add this package's subcommands to the `pinochle-table` parser."""
     p = sub.add_parser("print-mat", help="write the printable mat (PDF or PNG)",
                        description="Write the mat to print: ArUco markers in the corners, each "

@@ -22,7 +22,9 @@ import numpy as np
 
 from .index import corner_windows
 
-WINDOW_W, WINDOW_H = 32, 64       # one index corner of a READ_SIZE card, as the model sees it
+# One index corner of a READ_SIZE card as the model sees it: 20 x 44 mm, room for a jumbo
+# index (a rank 15 mm tall, its pip reaching 40 mm below the edge) with the outline a little off.
+WINDOW_W, WINDOW_H = 40, 88
 RANKS = 7                         # int(Rank) 0-5 (nine to ace), then OTHER_RANK
 SUITS = 5                         # Suit.index 0-3 (spades, hearts, clubs, diamonds), then NO_SUIT
 OTHER_RANK, NO_SUIT = 6, 4

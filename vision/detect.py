@@ -19,8 +19,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .edges import edge_outlines, off_cards
+from .edges import OVER_CARDS, edge_outlines, off_cards, overlap_share
 from .index import READ_H, READ_W
+from .looks import NOT_PAPER, SIDES_SHOWN, parted, scores
 from .profile import DeckProfile
 from .quads import (
     _NEXT,
@@ -53,6 +54,9 @@ MAX_ROW = 12         # cards side by side that a row of touching cards is cut in
 MAX_CARD_SHARE = 0.4  # no one card covers more of the frame than this
 MAX_BLOB_CARDS = 14  # a blob bigger than this many cards is not cards (a light table edge)
 SIZE_TOLERANCE = 0.2  # when the card size is known, a quad this far off it is not one card
+OUT_OF_FRAME = 0.1  # see _in_frame
+GROUND_PAPER = 0.3  # an outline by the white with less paper in its band (looks) is ground
+PAIR_AREA = 1.3   # an outline this much bigger than the other cards may be two cards
 EDGE_GROW = 1.5    # px: a card's edge pixels blend with the table, so the white outline is small
 
 
@@ -416,9 +420,57 @@ def card_outlines(frame: np.ndarray, min_area_share: float = 0.002,
                    for q in found):
             found.append(quad)
     if edges:
+        # On a busy ground an outline by the white may be a patch of the ground or two cards
+        # taken as one: one that does not look like a card gives way to the cards found by
+        # their edges over it, and never hides them.
+        sure: list[np.ndarray] = []
+        doubtful: list[np.ndarray] = []
+        for quad in found:
+            paper, edged, not_paper, index = _guarded(scores, frame, quad,
+                                                      default=(0.0, 0.0, 1.0, False))
+            if paper < GROUND_PAPER:
+                continue   # hardly a card's paper: a patch of the ground
+            looks = edged >= SIDES_SHOWN and not_paper <= NOT_PAPER and index
+            (sure if looks else doubtful).append(quad)
         mine: list[np.ndarray] = _guarded(edge_outlines, frame, default=[])
-        found += _guarded(off_cards, mine, found, frame, default=[])
+        mine = _guarded(off_cards, mine, sure, frame, default=[])
+        sure, mine = _pairs_parted(frame, sure, mine)
+        found = sure + mine + [q for q in doubtful if all(
+            _guarded(overlap_share, q, m, default=1.0) < OVER_CARDS for m in mine)]
+        found = [q for q in found if _in_frame(q, frame.shape)]
     return found
+
+
+def _in_frame(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """No corner further out of the frame than OUT_OF_FRAME of the card's short side (a
+    part of a card completed the wrong way), and no side along the frame's edge (a patch
+    of the ground that the frame cut straight)."""
+    slack = OUT_OF_FRAME * min(_sides(quad))
+    if not ((quad >= -slack).all() and (quad[:, 0] < shape[1] + slack).all()
+            and (quad[:, 1] < shape[0] + slack).all()):
+        return False
+    ends = np.stack([quad, np.roll(quad, -1, axis=0)], axis=1)   # 4 sides x 2 ends x (x, y)
+    for axis, far in ((0, shape[1] - 1), (1, shape[0] - 1)):
+        for edge in (0, far):
+            if (np.abs(ends[:, :, axis] - edge) < 2).all(axis=1).any():
+                return False
+    return True
+
+
+def _pairs_parted(frame: np.ndarray, sure: list[np.ndarray], mine: list[np.ndarray]
+                  ) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Both lists with every outline that is two cards side by side (their two widths make
+    a card's shape too) cut in two: one bigger than PAIR_AREA times the other cards found
+    (the median), with a straight edge across it where they meet (looks.parted)."""
+    both = sure + mine
+    areas = [cv2.contourArea(q) for q in both]
+    out: tuple[list[np.ndarray], list[np.ndarray]] = ([], [])
+    for i, quad in enumerate(both):
+        others = areas[:i] + areas[i + 1:]
+        halves = _guarded(parted, frame, quad, default=None) \
+            if others and areas[i] > PAIR_AREA * float(np.median(others)) else None
+        out[i >= len(sure)].extend(halves or [quad])
+    return out
 
 
 def plain_card_mask(hsv: np.ndarray) -> np.ndarray:

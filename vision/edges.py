@@ -2,28 +2,35 @@
 grain of wood): `edge_outlines(frame) -> list of 4x2 corners`.
 
 A card's white is a region that no edge crosses, bounded by the card's straight sides. So the
-frame's edges (Canny) are drawn, and each region between them that is light, colourless and
-of a card's shape is a card. A card partly under another (a fan) shows only a strip of it, and
-a court card's white may be cut in two by its picture: such a part is completed to a card from
-one of its two longest straight sides, towards the part, when that card holds the part and is
-mostly light (the ground beyond the card's own edge is not). Outlines of one card are kept once
-(`suppress`). The figures below were tuned on rendered busy scenes (vision.busy,
-bench/bench_busy.py), never on photos.
+frame's edges (Canny, at two strengths: the fainter parts a card from the card under it) are
+drawn, and each region between them that is light, colourless and of a card's shape is a card.
+A card partly under another (a fan, a pile) shows only a strip or a corner of it, and a court
+card's white may be cut in two by its picture: such a part is completed to a card from one of
+its two longest straight sides, towards the part, either as long as that side or of the size
+of a whole card found in the frame laid from a visible corner, when that card holds the part
+and is mostly light (the ground beyond the card's own edge is not). Every outline must look
+like a card (vision.looks); outlines of one card are kept once (`suppress`). The figures below
+were tuned on rendered busy scenes (vision.busy, bench/bench_busy.py), never on photos.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 import cv2
 import numpy as np
 
+from .looks import looks_like_card
 from .quads import ASPECT_RANGE, CARD_ASPECT, _guarded, _sides, order_corners
 
 log = logging.getLogger(__name__)
 
 WORK_SIDE = 720      # frames are searched with their long side at most this
 CANNY = (60, 180)   # hysteresis thresholds of the edges
+# ... and a fainter pass: a card lying on another of its own white is parted from it only
+# by its thin edge (and its shadow)
+CANNY_LEVELS = (CANNY, (20, 60))
 MIN_CARD_SHARE = 0.004   # a card's (or a fan strip's) area, as a share of the frame, at least
 MAX_CARD_SHARE = 0.4
 FILL = 0.9    # a region's hull fills this much of its rectangle (a card's white: nearly all)
@@ -38,12 +45,15 @@ OVER_CARDS = 0.1   # an outline sharing this much with a card found by its white
 SAME = 0.15   # outlines whose corners all lie within this share of a short side are one card
 
 
-def edge_regions(gray: np.ndarray) -> np.ndarray:
-    """Labels of the regions between the frame's edges (0 on the edges)."""
-    edges = cv2.Canny(cv2.GaussianBlur(gray, (5, 5), 1.0), *CANNY)
+def edge_regions(gray: np.ndarray, canny: tuple[int, int] = CANNY
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Labels of the regions between the frame's edges (0 on the edges), and their stats
+    (cv2.connectedComponentsWithStats)."""
+    edges = cv2.Canny(cv2.GaussianBlur(gray, (5, 5), 1.0), *canny)
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
-    _, labels = cv2.connectedComponents(cv2.bitwise_not(edges), connectivity=4)
-    return labels
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(cv2.bitwise_not(edges),
+                                                          connectivity=4)
+    return labels, stats
 
 
 def _region_quad(contour: np.ndarray) -> tuple[np.ndarray, float] | None:
@@ -76,7 +86,9 @@ def overlap_share(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def edge_outlines(frame: np.ndarray) -> list[np.ndarray]:
-    """Corners (4x2, frame pixels) of the cards found by their edges in a BGR frame."""
+    """Corners (4x2, frame pixels) of the cards found by their edges in a BGR frame: first
+    the regions that are whole cards, then the parts of cards, completed to cards of the
+    sizes of those whole ones (or from their own sides)."""
     h, w = frame.shape[:2]
     if min(h, w) < 16:
         return []
@@ -84,31 +96,52 @@ def edge_outlines(frame: np.ndarray) -> list[np.ndarray]:
     small = frame if scale == 1.0 else cv2.resize(frame, None, fx=scale, fy=scale,
                                                   interpolation=cv2.INTER_AREA)
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    labels = edge_regions(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     frame_value = float(np.median(hsv[:, :, 2]))
     light = cv2.inRange(hsv, (0, 0, max(WHITE_LIGHTER * frame_value, 90)),
                         (180, WHITE_SATURATION, 255))
-    size = labels.size
-    counts = np.bincount(labels.ravel())
-    cards: list[np.ndarray] = []
-    for label in np.flatnonzero((counts > MIN_CARD_SHARE * size)
-                                & (counts < MAX_CARD_SHARE * size)):
-        if label == 0:
-            continue
-        quad = _guarded(_region, labels, int(label), hsv, light, frame_value, default=None)
-        if quad is not None:
-            cards.append(quad)
-    kept = suppress(cards)
+    regions = [edge_regions(gray, canny) for canny in CANNY_LEVELS]
+    wholes: list[np.ndarray] = []
+    parts: list[np.ndarray] = []
+    passes: tuple[list[tuple[float, float]] | None, ...] = (None, [])
+    for sizes in passes:
+        if sizes is not None:   # the sizes of the whole cards: the two most unlike
+            sizes += _sizes(wholes)
+        for labels, stats in regions:
+            size = labels.size
+            areas = stats[:, cv2.CC_STAT_AREA]
+            for label in np.flatnonzero((areas > MIN_CARD_SHARE * size)
+                                        & (areas < MAX_CARD_SHARE * size)):
+                if label == 0:
+                    continue
+                quad = _guarded(_region, labels, stats[label], int(label), small, hsv,
+                                light, frame_value, sizes, default=None)
+                # a busy ground gives card-shaped patches too: keep what looks like a card
+                if quad is not None and _guarded(looks_like_card, small, quad,
+                                                 default=False):
+                    (wholes if sizes is None else parts).append(quad)
+    kept = suppress(wholes + parts)
     return [((q + 0.5) / scale - 0.5).astype(np.float32) for q in kept]
 
 
-def _region(labels: np.ndarray, label: int, hsv: np.ndarray, light: np.ndarray,
-            frame_value: float) -> np.ndarray | None:
-    """The card whose white is region `label`, or None when it is not a card's white."""
-    ys, xs = np.nonzero(labels == label)
-    x0, y0, x1, y1 = xs.min(), ys.min(), xs.max() + 1, ys.max() + 1
+def _sizes(quads: list[np.ndarray]) -> list[tuple[float, float]]:
+    """Card sizes (short, long side) to complete parts to: the smallest and largest of the
+    whole cards found."""
+    sizes = sorted(((s[0] + s[2]) / 2, (s[1] + s[3]) / 2) for s in map(_sides, quads))
+    return sorted(set([sizes[0], sizes[-1]])) if sizes else []
+
+
+def _region(labels: np.ndarray, stats: np.ndarray, label: int, small: np.ndarray,
+            hsv: np.ndarray, light: np.ndarray, frame_value: float,
+            sizes: list[tuple[float, float]] | None) -> np.ndarray | None:
+    """The card whose white is region `label` (with `stats` its row of the region stats),
+    or None when it is not a card's white. With `sizes` None only whole cards are taken,
+    else only parts, completed to cards of these sizes or from their own sides."""
+    x0, y0 = int(stats[cv2.CC_STAT_LEFT]), int(stats[cv2.CC_STAT_TOP])
+    x1, y1 = x0 + int(stats[cv2.CC_STAT_WIDTH]), y0 + int(stats[cv2.CC_STAT_HEIGHT])
     # the part may be completed to a card beyond its box: work in a box a card bigger
-    reach = int(max(x1 - x0, y1 - y0) * 1.5)
+    longest = max((s[1] for s in sizes or []), default=0.0)
+    reach = int(max(max(x1 - x0, y1 - y0) * 1.5, longest))
     x0, y0 = max(0, x0 - reach), max(0, y0 - reach)
     x1, y1 = min(labels.shape[1], x1 + reach), min(labels.shape[0], y1 + reach)
     mask = (labels[y0:y1, x0:x1] == label).astype(np.uint8) * 255
@@ -120,25 +153,35 @@ def _region(labels: np.ndarray, label: int, hsv: np.ndarray, light: np.ndarray,
         return None
     contour = max(contours, key=cv2.contourArea)
     found = _region_quad(contour)
-    quad = found[0] if found is not None and ASPECT_RANGE[0] <= found[1] <= ASPECT_RANGE[1] \
-        else _from_side(contour, mask, light[y0:y1, x0:x1])
+    whole = found is not None and ASPECT_RANGE[0] <= found[1] <= ASPECT_RANGE[1]
+    if found is not None and whole and sizes is None:
+        quad: np.ndarray | None = found[0]
+    elif not whole and sizes is not None:
+        offset = np.array([x0, y0], np.float32)
+        quad = _from_side(contour, mask, light[y0:y1, x0:x1], sizes,
+                          lambda q: looks_like_card(small, q + offset))
+    else:
+        return None
     return None if quad is None else quad + np.array([x0, y0], np.float32)
 
 
-def _from_side(contour: np.ndarray, mask: np.ndarray, light: np.ndarray
-               ) -> np.ndarray | None:
-    """A card only part of whose white shows (a strip of a fanned card, a court card's white
-    cut in two by its picture), completed from one of the two longest straight sides of that
-    part: of the cards on such a side, towards the part, that hold the part and are filled
-    enough by it, the one most light (`light`: the card's white and the cards over it, not
-    the ground beyond a card's edge)."""
+def _from_side(contour: np.ndarray, mask: np.ndarray, light: np.ndarray,
+               sizes: list[tuple[float, float]] | None = None,
+               check: Callable[[np.ndarray], bool] | None = None) -> np.ndarray | None:
+    """A card only part of whose white shows (a strip of a fanned card, the corner of a card
+    under others, a court card's white cut in two by its picture), completed from one of the
+    two longest straight sides of that part: a card on such a side, towards the part, as
+    long (or as wide) as the side, or of one of `sizes` (short, long) laid from either end of
+    the side (a corner that shows). Of those that hold the part and are filled enough by it,
+    the one most light (`light`: the card's white and the cards over it, not the ground
+    beyond a card's edge) that passes `check`."""
     hull = cv2.approxPolyDP(cv2.convexHull(contour), 0.01 * cv2.arcLength(contour, True), True)
     pts = hull.reshape(-1, 2).astype(np.float32)
     if len(pts) < 3:
         return None
     lengths = np.linalg.norm(np.roll(pts, -1, axis=0) - pts, axis=1)
     area = float(np.count_nonzero(mask))
-    best, best_light = None, MIN_LIGHT
+    found: list[tuple[float, np.ndarray]] = []
     for i in np.argsort(-lengths)[:2].tolist():
         a, b, side = pts[i], pts[(i + 1) % len(pts)], float(lengths[i])
         if side < 12:
@@ -151,17 +194,28 @@ def _from_side(contour: np.ndarray, mask: np.ndarray, light: np.ndarray
         normal = np.array([-along[1], along[0]], np.float32)
         if float(np.dot(pts.mean(axis=0) - a, normal)) < 0:
             normal = -normal
-        for depth in (side * CARD_ASPECT, side / CARD_ASPECT):   # a long side, or a short one
-            quad = np.array([a, b, b + normal * depth, a + normal * depth], np.float32)
+        # (start, length along the side, depth): a long side, or a short one, ...
+        cards = [(a, side, side * CARD_ASPECT), (a, side, side / CARD_ASPECT)]
+        for short, long_ in sizes or []:   # ... or a card of a size seen, from either end
+            for length, depth in ((long_, short), (short, long_)):
+                if side < 1.1 * length:
+                    cards += [(a, length, depth), (b - along * length, length, depth)]
+        for start, length, depth in cards:
+            end = start + along * length
+            quad = np.array([start, end, end + normal * depth, start + normal * depth],
+                            np.float32)
             inside = np.zeros_like(light)
             cv2.fillConvexPoly(inside, np.round(quad).astype(np.int32), 255)
             held = cv2.bitwise_and(cv2.dilate(inside, np.ones((7, 7), np.uint8)), mask)
-            if np.count_nonzero(held) < HELD * area or area < RING * side * depth:
+            if np.count_nonzero(held) < HELD * area or area < RING * length * depth:
                 continue
             share = cv2.mean(light, inside)[0] / 255
-            if share > best_light:
-                best, best_light = order_corners(quad), share
-    return best
+            if share > MIN_LIGHT:
+                found.append((share, order_corners(quad)))
+    for _, quad in sorted(found, key=lambda f: -f[0]):
+        if check is None or check(quad):
+            return quad
+    return None
 
 
 def same_card(a: np.ndarray, b: np.ndarray) -> bool:

@@ -65,7 +65,7 @@ Notice = CardUnsure | CameraMoved
 
 
 @dataclass(eq=False)
-class _Track:
+class Track:
     """One physical card on the mat, followed from frame to frame."""
 
     centre: np.ndarray          # mm
@@ -97,7 +97,7 @@ class Tracker:
     moving_mm: float = 2.5      # a card that shifted more than this is still being placed
     forget_frames: int = 10     # frames an unread card (asked about) may be gone before
     #                             it is forgotten: the next card there is then a new one
-    tracks: list[_Track] = field(default_factory=list)
+    tracks: list[Track] = field(default_factory=list)
     frame_number: int = 0
     reads: int = 0              # cards read so far (each costs the reader's time)
     paused: bool = False
@@ -215,7 +215,7 @@ class Tracker:
                     best.tries, best.last, best.unsure_sent = 0, None, False
             else:
                 zone = layout.zone_at(float(centre[0]), float(centre[1]))
-                self.tracks.append(_Track(centre, corners, zone, bare=not covered))
+                self.tracks.append(Track(centre, corners, zone, bare=not covered))
         for track, gone in zip(known, free, strict=True):
             if gone:
                 track.missing += 1

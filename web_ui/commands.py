@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
 
 from table.cli_common import CommandError
 
 
-def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add this package's subcommands to the `pinochle-table` parser."""
     serve = sub.add_parser(
         "serve", help="serve the live page for a game in the journal",

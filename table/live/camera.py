@@ -41,7 +41,11 @@ from table.rules.history import in_effect
 from table.session import Session
 
 if TYPE_CHECKING:
+    from table.session import Outcome
+    from vision.calibration import Calibration
     from vision.learning import DeckLearner
+    from vision.sources import FrameSource
+    from vision.tracker import Notice, Track, Tracker
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +59,8 @@ class CameraFeed:
     """Frames in, table events and alerts out, for the session `session()` returns."""
 
     def __init__(self, session: Callable[[], Session | None], seats: int,
-                 calibration: Any = None, may_deal: Callable[[Game], bool] | None = None,
+                 calibration: Calibration | None = None,
+                 may_deal: Callable[[Game], bool] | None = None,
                  clock: Callable[[], float] = time.time,
                  learner: DeckLearner | None = None) -> None:
         from vision.mat import mat_layout
@@ -65,12 +70,12 @@ class CameraFeed:
         self.may_deal = may_deal or (lambda game: True)
         self.clock = clock
         self.learner = learner
-        self.tracker: Any = None
+        self.tracker: Tracker | None = None
         self._read_frame: np.ndarray | None = None  # the frame the tracker last read
         # cards read surely this hand: (game, entry, card, picture)
         self._sure: list[tuple[int, int, Card, np.ndarray]] = []
         self.frames = 0
-        self.sent: list[tuple[Event, Any]] = []    # (event, outcome) of what the camera sent
+        self.sent: list[tuple[Event, Outcome]] = []    # (event, outcome) of what the camera sent
         self._clear = 0
         self._dealt_after: int | None = None       # the entry after which a deal was marked
         self._paused = False
@@ -87,15 +92,17 @@ class CameraFeed:
 
     # -- one frame -----------------------------------------------------------------------
 
-    def process(self, image: np.ndarray) -> list[Any]:
+    def process(self, image: np.ndarray) -> list[Event | Notice]:
         """Take one frame; returns the tracker's events and notices for it."""
         with self._lock:
             self._frame = image
         self.frames += 1
         if self.tracker is None and not self._calibrate(image):
             return []
+        tracker = self.tracker
+        assert tracker is not None   # _calibrate made one
         with self._reading:
-            out: list[Any] = list(self.tracker.update(image))
+            out = tracker.update(image)
             self._read_frame = image
         session = self.session()
         if session is None:
@@ -105,12 +112,12 @@ class CameraFeed:
             if isinstance(item, Event):
                 number = self._send(session, item)
                 if number is not None and isinstance(item, CardPlayed):
-                    self._keep_sure(image, item, (session.game_id, number))
+                    self._keep_sure(tracker, image, item, (session.game_id, number))
             else:
                 self._notice(session, item)
-        self._watch_pause(session)
-        self._mark_deal(session)
-        self._new_hand(session)
+        self._watch_pause(tracker, session)
+        self._mark_deal(tracker, session)
+        self._new_hand(tracker, session)
         return out
 
     def confirm(self, card: Card, seat: int | None, area: str) -> bool:
@@ -131,16 +138,17 @@ class CameraFeed:
     # -- learning the deck -----------------------------------------------------------------
 
     @staticmethod
-    def _picture(frame: np.ndarray, track: Any) -> np.ndarray:
+    def _picture(frame: np.ndarray, track: Track) -> np.ndarray:
         from vision.detect import straighten
 
         return straighten(frame, track.corners)
 
-    def _keep_sure(self, image: np.ndarray, event: CardPlayed, entry: tuple[int, int]) -> None:
+    def _keep_sure(self, tracker: Tracker, image: np.ndarray, event: CardPlayed,
+                   entry: tuple[int, int]) -> None:
         """A card read surely and accepted: kept to learn from once its hand is over."""
         if self.learner is None:
             return
-        track = next((t for t in self.tracker.tracks if t.card == event.card and not t.missing
+        track = next((t for t in tracker.tracks if t.card == event.card and not t.missing
                       and t.zone is not None and t.zone.area == "play"
                       and t.zone.seat == event.seat), None)
         if track is not None:
@@ -189,7 +197,7 @@ class CameraFeed:
         self.use_calibration(calibration)
         return True
 
-    def use_calibration(self, calibration: Any) -> None:
+    def use_calibration(self, calibration: Calibration) -> None:
         """Read frames with this calibration (a fresh tracker)."""
         from vision.tracker import Tracker
 
@@ -212,7 +220,7 @@ class CameraFeed:
             return None
         return outcome.number
 
-    def _notice(self, session: Session, notice: Any) -> None:
+    def _notice(self, session: Session, notice: Notice) -> None:
         from vision.tracker import CameraMoved, CardUnsure
 
         names = session.names
@@ -238,26 +246,26 @@ class CameraFeed:
                 self._paused = True
                 self._status = "the camera moved: put it back or show it all four markers"
 
-    def _watch_pause(self, session: Session) -> None:
-        if self._paused and not self.tracker.paused:
+    def _watch_pause(self, tracker: Tracker, session: Session) -> None:
+        if self._paused and not tracker.paused:
             self._paused = False
             self._status = "the camera sees the mat where it was"
             session.alert(Alert(kind="camera-ok", source=SOURCE,
                                 text="The camera sees the mat again"))
 
-    def _new_hand(self, session: Session) -> None:
+    def _new_hand(self, tracker: Tracker, session: Session) -> None:
         """A fresh tracker for each hand (the mat is clear): meld or a kitty like last
         hand's is then reported again; it reads with what was learnt in the last one."""
         game = session.game
         if self._hand is not None and game.hand_number != self._hand:
             with self._reading:
                 self._learn_hand(session)
-            self.use_calibration(self.tracker.calibration)
+            self.use_calibration(tracker.calibration)
         self._hand = game.hand_number
 
-    def _mark_deal(self, session: Session) -> None:
+    def _mark_deal(self, tracker: Tracker, session: Session) -> None:
         """The game waits for a deal and the mat is clear: the next dealer has dealt."""
-        seen = any(getattr(t, "missing", 1) == 0 for t in self.tracker.tracks)
+        seen = any(t.missing == 0 for t in tracker.tracks)
         self._clear = 0 if seen else self._clear + 1
         game = session.game
         dealer = game.next_dealer
@@ -270,7 +278,7 @@ class CameraFeed:
 
     # -- a real camera, in a thread ---------------------------------------------------------
 
-    def run(self, source: Any) -> CameraFeed:
+    def run(self, source: FrameSource) -> CameraFeed:
         """Read `source` (a vision frame source) in a thread until `stop()`."""
         def loop() -> None:
             try:
@@ -310,10 +318,10 @@ class CameraFeed:
         scale = VIEW_WIDTH / frame.shape[1]
         view = cv2.resize(frame, (VIEW_WIDTH, int(frame.shape[0] * scale)))
         for track in list(self.tracker.tracks) if self.tracker is not None else []:
-            if getattr(track, "missing", 0):
+            if track.missing:
                 continue  # picked up a moment ago: the tracker still remembers it
             corners = (np.asarray(track.corners) * scale).astype(np.int32)
-            card = getattr(track, "card", None)
+            card = track.card
             colour = (60, 220, 60) if card is not None else (0, 200, 255)
             cv2.polylines(view, [corners], True, colour, 2)
             if card is not None:

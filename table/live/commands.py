@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
 
 from table.cli_common import CommandError, db_argument, option_pairs
 from table.settings import TableSettings
 
 
-def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     run = sub.add_parser(
         "run", help="run the whole table: camera, buttons, board, page (or the simulation)",
         description="Run the table: find the camera, the GPIO buttons and the serial board "

@@ -149,9 +149,7 @@ def _enrolled(faces: dict[Card, np.ndarray], cards: list[Card]) -> Any:
     return enroll(frames(), "smudged", cards=cards)
 
 
-@pytest.mark.parametrize("enrolled", [True, pytest.param(False, marks=pytest.mark.xfail(
-    strict=True, reason="known defect (vmodel): the corner reader guesses the suit of a pip "
-    "smudged over (read as KD); occluded pips are not in its training yet"))])
+@pytest.mark.parametrize("enrolled", [True, False])
 def test_run_reads_with_the_enrolled_deck_and_sets_the_saved_camera_settings(
         enrolled: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     faces = smudged_faces()

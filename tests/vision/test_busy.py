@@ -1,5 +1,6 @@
-"""Cards on busy backgrounds (rendered: noise, stripes, wood grain, blotches), apart or fanned
-over each other, found by find_cards' edge-based second look (vision.edges)."""
+"""Cards on busy backgrounds (rendered by vision.busy: textured grounds, shadows, uneven
+light; faces of kdegames' standard deck, a training design of the corner reader), apart,
+fanned, piled and in overlapping pairs, found by find_cards' busy-background path."""
 
 from __future__ import annotations
 
@@ -8,11 +9,20 @@ import numpy as np
 import pytest
 
 from table.rules import Card
-from vision.busy import TEXTURES, busy_scene, index_centres
+from vision.busy import TEXTURES, Laid, busy_scene, index_centres
 from vision.detect import card_outlines
 from vision.edges import edge_outlines, same_card, suppress
+from vision.faces import load_deck
+from vision.looks import looks_like_card
 
 Faces = dict[Card, np.ndarray]
+
+
+@pytest.fixture(scope="module")
+def faces() -> Faces:
+    """kdegames' standard deck (a training design of the corner reader), as the simulator
+    lays it (tests/live/test_simulator.py does the same)."""
+    return load_deck("svg-standard")
 
 
 def _found(outlines: list[np.ndarray], centres: list[tuple[float, float]]) -> bool:
@@ -20,11 +30,12 @@ def _found(outlines: list[np.ndarray], centres: list[tuple[float, float]]) -> bo
                for q in outlines)
 
 
-def _tally(faces: Faces, fan: bool, scenes: int, seed: int) -> tuple[int, int, int]:
+def _tally(faces: Faces, layout: str, scenes: int, seed: int) -> tuple[int, int, int]:
+    """Cards showing an index, those found, and those found by the white alone."""
     rng = np.random.default_rng(seed)
     shown = found = found_before = 0
     for i in range(scenes):
-        frame, laid = busy_scene(faces, rng, kind=TEXTURES[i % len(TEXTURES)], fan=fan)
+        frame, laid = busy_scene(faces, rng, kind=TEXTURES[i % len(TEXTURES)], layout=layout)
         with_edges, plain = card_outlines(frame, edges=True), card_outlines(frame)
         for centres in index_centres(laid):
             if centres:
@@ -34,33 +45,103 @@ def _tally(faces: Faces, fan: bool, scenes: int, seed: int) -> tuple[int, int, i
     return shown, found, found_before
 
 
-def test_cards_apart_on_busy_textures_are_found(standard_crops: Faces) -> None:
-    shown, found, before = _tally(standard_crops, fan=False, scenes=16, seed=3)
+def test_cards_apart_on_textures_match_the_laid_cards(faces: Faces) -> None:
+    """Cards apart on every texture: most get an outline whose corners all lie within a
+    sixth of a card's width of the laid card's (same_card), and hardly any outline is off
+    every card."""
+    rng = np.random.default_rng(21)
+    laid_count = matched = stray = 0
+    for i in range(20):
+        frame, laid = busy_scene(faces, rng, kind=TEXTURES[i % len(TEXTURES)],
+                                 layout="apart")
+        outlines = card_outlines(frame, edges=True)
+        laid_count += len(laid)
+        matched += sum(any(same_card(q, item.corners) for q in outlines) for item in laid)
+        stray += sum(not any(_on(q, item) for item in laid) for q in outlines)
+    assert matched >= 0.65 * laid_count, (matched, laid_count)
+    assert stray <= 0.05 * laid_count, (stray, laid_count)
+
+
+def _on(quad: np.ndarray, item: Laid) -> bool:
+    middle = quad.mean(axis=0)
+    return cv2.pointPolygonTest(item.corners.reshape(-1, 1, 2),
+                                (float(middle[0]), float(middle[1])), False) >= 0
+
+
+def test_the_edges_find_more_than_the_white(faces: Faces) -> None:
+    shown, found, before = _tally(faces, "apart", scenes=12, seed=3)
     assert found >= 0.8 * shown, (found, shown)
-    assert found > before   # the edges find cards the white alone misses
-
-
-def test_fanned_cards_are_found(standard_crops: Faces) -> None:
-    shown, found, before = _tally(standard_crops, fan=True, scenes=16, seed=4)
-    assert found >= 0.45 * shown, (found, shown)
     assert found > before
 
 
-def test_fans_of_three_give_three_outlines(standard_crops: Faces) -> None:
-    """Fans of three, each card a third of a card's length from the one over it: most show
-    all three cards as outlines, and no fan gives more than one outline too many."""
-    rng = np.random.default_rng(11)
-    held_per_fan = []
-    for _ in range(30):
-        frame, laid = busy_scene(standard_crops, rng, fan=True, spread=(0.25, 0.35))
-        if len(laid) != 3:
-            continue
+def test_fanned_cards_are_found(faces: Faces) -> None:
+    shown, found, before = _tally(faces, "fan", scenes=16, seed=4)
+    assert found >= 0.6 * shown, (found, shown)
+    assert found > before
+
+
+def test_partly_covered_cards_are_found(faces: Faces) -> None:
+    """Piles: a card under others shows a corner with its index, and is found as a card."""
+    rng = np.random.default_rng(5)
+    under = found = 0
+    for i in range(16):
+        frame, laid = busy_scene(faces, rng, kind=TEXTURES[i % len(TEXTURES)],
+                                 layout="pile")
         outlines = card_outlines(frame, edges=True)
-        assert len(outlines) <= 4
-        held_per_fan.append(sum(_found(outlines, c) for c in index_centres(laid) if c))
-    assert len(held_per_fan) >= 10
-    assert held_per_fan.count(3) >= 0.35 * len(held_per_fan), held_per_fan
-    assert np.mean(held_per_fan) >= 2.0, held_per_fan
+        for k, centres in enumerate(index_centres(laid)):
+            covered = any(cv2.intersectConvexConvex(laid[k].corners, o.corners)[0] > 1
+                          for o in laid[:k])
+            if centres and covered:
+                under += 1
+                found += _found(outlines, centres)
+    assert under >= 10
+    assert found >= 0.5 * under, (found, under)
+
+
+def test_an_overlapping_pair_is_split_in_two(faces: Faces) -> None:
+    """Two cards overlapping along a long side, a third apart: at least two pairs in five give
+    each card an outline of its own, not one outline holding both (about half do, with
+    OpenCV 4.6 as with 5.0)."""
+    rng = np.random.default_rng(8)
+    pairs = split = 0
+    for i in range(30):
+        frame, laid = busy_scene(faces, rng, kind=TEXTURES[i % len(TEXTURES)],
+                                 layout="pair")
+        shown = index_centres(laid)
+        if len(laid) < 3 or not shown[0] or not shown[1]:
+            continue
+        pairs += 1
+        outlines = card_outlines(frame, edges=True)
+        apart = [[q for q in outlines if _found([q], shown[k])] for k in (0, 1)]
+        split += all(apart) and not any(_found([q], shown[0] + shown[1]) for q in outlines)
+    assert pairs >= 12
+    assert split >= 0.4 * pairs, (split, pairs)
+
+
+def test_grounds_with_no_card_give_next_to_no_outline(faces: Faces) -> None:
+    """Thirty grounds, three of each texture, no card: at most two outlines in all (a
+    light blotch ringed by dark ones can still pass for a card's corner; bench_busy counts
+    them), and none on most textures."""
+    outlines = {}
+    for kind in TEXTURES:
+        rng = np.random.default_rng(TEXTURES.index(kind) + 100)
+        outlines[kind] = 0
+        for _ in range(3):
+            frame, laid = busy_scene(faces, rng, kind=kind, cards=False)
+            assert not laid
+            outlines[kind] += len(card_outlines(frame, edges=True))
+    assert sum(outlines.values()) <= 2, outlines
+    assert sum(n == 0 for n in outlines.values()) >= len(TEXTURES) - 1, outlines
+
+
+def test_a_plain_white_patch_does_not_look_like_a_card() -> None:
+    """A light, colourless, card-shaped patch with no index in any corner is no card."""
+    frame = np.full((400, 400, 3), (40, 90, 160), np.uint8)
+    quad = np.array([[100, 80], [226, 80], [226, 256], [100, 256]], np.float32)
+    cv2.fillConvexPoly(frame, quad.astype(np.int32), (235, 235, 235))
+    assert not looks_like_card(frame, quad)
+    cv2.putText(frame, "A", (106, 112), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (0, 0, 0), 3)
+    assert looks_like_card(frame, quad)
 
 
 def test_suppress_keeps_one_outline_per_card() -> None:

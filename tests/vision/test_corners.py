@@ -13,7 +13,7 @@ import pytest
 
 from table.rules import Card
 from vision import identify
-from vision.corners import META, MODEL, NO_SUIT, OTHER_RANK, corner_reader
+from vision.corners import META, MODEL, NO_SUIT, OTHER_RANK, WINDOW_H, WINDOW_W, corner_reader
 from vision.index import READ_H, READ_W
 
 Crops = list[tuple[str, str, np.ndarray]]
@@ -30,7 +30,7 @@ def test_the_stored_crops_are_of_designs_left_out_of_training(unseen_crops: Crop
 
 def test_the_model_loads_through_opencv_and_gives_both_heads() -> None:
     net = cv2.dnn.readNetFromONNX(str(MODEL))
-    net.setInput(np.zeros((2, 3, 64, 32), np.float32))
+    net.setInput(np.zeros((2, 3, WINDOW_H, WINDOW_W), np.float32))
     assert net.forward().shape == (2, 7 + 5)
 
 
@@ -88,5 +88,35 @@ def test_training_runs_end_to_end_on_a_tiny_budget(tmp_path: Path) -> None:
     meta = json.loads((tmp_path / META.name).read_text())
     assert {d["split"] for d in meta["designs"]} == {"train", "calibration"}
     net = cv2.dnn.readNetFromONNX(str(tmp_path / MODEL.name))
-    net.setInput(np.zeros((1, 3, 64, 32), np.float32))
+    net.setInput(np.zeros((1, 3, WINDOW_H, WINDOW_W), np.float32))
     assert net.forward().shape == (1, 12)
+
+
+def test_a_corner_whose_pip_is_covered_is_taught_as_cannot_tell() -> None:
+    from vision.training import occlude, synth
+    from vision.training.face import PIP_INK, RANK_INK
+
+    fonts = synth.font_files()
+    if not fonts:
+        pytest.skip("no fonts installed to draw a design")
+    face = synth.deck(0, fonts)[0]
+    assert face.index_ink is not None
+    half = face.index_ink.shape[0] // 2
+    top = face.index_ink[:half]
+    rank_rows = np.nonzero((top == RANK_INK).any(axis=1))[0]
+    pip_rows = np.nonzero((top == PIP_INK).any(axis=1))[0]
+    assert len(rank_rows) and len(pip_rows) and pip_rows.mean() > rank_rows.mean()
+    hidden = 0
+    for seed in range(40):
+        seen = occlude.occlude(face, np.random.default_rng(seed))
+        assert seen is not None
+        image, labels = seen
+        changed = np.abs(image[:, :, :3].astype(int) - face.image[:, :, :3]).sum(axis=2) > 30
+        for turn, (rank, suit) in enumerate(labels):
+            assert rank in (face.rank, occlude.UNKNOWN) and suit in (face.suit, occlude.UNKNOWN)
+            rows = slice(0, half) if turn == 0 else slice(half, None)
+            pip = face.index_ink[rows] == PIP_INK
+            if suit == occlude.UNKNOWN:   # only where the pip's ink was painted over
+                hidden += 1
+                assert changed[rows][pip].mean() >= 0.1
+    assert hidden > 0

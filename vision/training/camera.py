@@ -4,7 +4,10 @@ JPEG-compressed, then straightened from an outline found a few pixels off (so th
 shifted, turned, scaled and slightly skewed) to the READ_SIZE portrait card vision.index reads.
 
 `shoot` makes the whole straightened card (what `identify` is given); `shoot_corners` makes only
-its two index corners the same way, four times cheaper, for training.
+its two index corners the same way, four times cheaper, for training. Training shoots rougher
+(`rough`: down to 1.1 px/mm, softer, harsher JPEG, an outline up to ~3 mm off and skewed, as a
+card far from the camera or half under another is found); calibration and the bench shoot as
+above, so that their figures stay comparable from one model to the next.
 """
 
 from __future__ import annotations
@@ -39,22 +42,31 @@ class _Shot:
     grain: float
 
 
-def _sample(rng: np.random.Generator) -> _Shot:
+def _sample(rng: np.random.Generator, rough: bool = False) -> _Shot:
     corners = np.array([[0, 0], [FACE_WIDTH, 0], [FACE_WIDTH, FACE_HEIGHT], [0, FACE_HEIGHT]],
                        np.float32) + MARGIN
-    # The outline: the card's corners, each found up to ~1.5 mm off.
-    off = corners + rng.uniform(-4, 4, 2) + rng.normal(0, rng.uniform(0.5, 3.0), (4, 2))
-    off += (off - off.mean(axis=0)) * float(rng.uniform(-0.02, 0.02))
+    # The outline: the card's corners, each found up to ~1.5 mm off (rough: now and then ~3).
+    wide = rough and rng.random() < 0.35
+    off = corners + rng.uniform(-4, 4, 2) * (2.5 if wide else 1.0) \
+        + rng.normal(0, rng.uniform(0.5, 5.0 if wide else 3.0), (4, 2))
+    off += (off - off.mean(axis=0)) * float(rng.uniform(-0.02, 0.02) * (2 if wide else 1))
     target = np.array([[0, 0], [READ_W, 0], [READ_W, READ_H], [0, READ_H]], np.float32)
     glare = (float(rng.uniform(0, SCENE_W)), float(rng.uniform(0, SCENE_H)),
              float(rng.uniform(0.1, 0.5) * SCENE_W), float(rng.uniform(40, 200))) \
         if rng.random() < 0.3 else None
     tint = np.array([rng.uniform(0.55, 1.05), rng.uniform(0.8, 1.05), 1.0], np.float32)
-    return _Shot(scale=float(rng.uniform(1.5, 4.5)) / 4.0, blur=float(rng.uniform(0.3, 1.3)),
+    if rough:   # pixels per mm: as many shots below 2 as above
+        px_mm = float(np.exp(rng.uniform(np.log(1.1), np.log(4.5))))
+        blur = float(rng.uniform(0.3, 1.8))
+        quality = int(rng.integers(20, 96))
+    else:
+        px_mm, blur, quality = float(rng.uniform(1.5, 4.5)), float(rng.uniform(0.3, 1.3)), \
+            int(rng.integers(35, 96))
+    return _Shot(scale=px_mm / 4.0, blur=blur,
                  tint=tint * np.float32(rng.uniform(0.3, 1.15)),
                  slope=float(rng.uniform(-0.35, 0.35)), angle=float(rng.uniform(0, 2 * np.pi)),
                  glare=glare, noise=float(rng.uniform(0.5, 7)),
-                 quality=int(rng.integers(35, 96)),
+                 quality=quality,
                  to_card=cv2.getPerspectiveTransform(off.astype(np.float32), target),
                  cloth=rng.uniform(10, 240, 3).astype(np.float32),
                  grain=float(rng.uniform(0, 18)))
@@ -116,10 +128,11 @@ def shoot(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return card if rng.random() < 0.5 else cv2.rotate(card, cv2.ROTATE_180)
 
 
-def shoot_corners(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def shoot_corners(face: np.ndarray, rng: np.random.Generator, rough: bool = False
+                  ) -> np.ndarray:
     """The two index corner windows (vision.index.corner_windows at the model's size) of a card
     `shoot` could have made: 2 x WINDOW_H x WINDOW_W x 3, only those parts photographed."""
-    shot = _sample(rng)
+    shot = _sample(rng, rough)
     back = np.linalg.inv(shot.to_card)
     out = []
     for dx, dy in ((0.0, 0.0), (WINDOW_W - READ_W, WINDOW_H - READ_H)):
@@ -157,13 +170,14 @@ def blank(rng: np.random.Generator) -> np.ndarray:
 
 
 def middle_windows(face: np.ndarray, rng: np.random.Generator, count: int) -> np.ndarray:
-    """Windows of the middle of a face (a court picture, pips), away from its index corners,
-    lightly damaged: count x WINDOW_H x WINDOW_W x 3."""
+    """Windows of the middle of a face (a court picture, pips), clear of its index corners
+    (those reach 18 mm across), lightly damaged: count x WINDOW_H x WINDOW_W x 3."""
     card = cv2.resize(face[:, :, :3], (READ_W, READ_H), interpolation=cv2.INTER_AREA)
+    clear = 36   # READ_SIZE pixels
     out = []
     for _ in range(count):
-        x = int(rng.integers(16, READ_W - WINDOW_W + 1))
-        y = int(rng.integers(20, READ_H - WINDOW_H - 19))
+        x = int(rng.integers(clear, max(clear, READ_W - WINDOW_W - clear) + 1))
+        y = int(rng.integers(0, READ_H - WINDOW_H + 1))
         part = card[y:y + WINDOW_H, x:x + WINDOW_W].astype(np.float32)
         part = part * rng.uniform(0.4, 1.1, 3).astype(np.float32) \
             + rng.normal(0, rng.uniform(0.5, 6), part.shape).astype(np.float32)

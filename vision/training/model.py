@@ -1,8 +1,8 @@
 """The corner network, its training (JAX on the CPU, from a seed) and its export to ONNX.
 
-Input 3 x 64 x 32 (vision.corners.prepare); three 3x3 convolutions each followed by ReLU and a
+Input 3 x 88 x 40 (vision.corners.prepare); three 3x3 convolutions each followed by ReLU and a
 2x2 max-pool (8, 16, 32 channels), a fourth 3x3 convolution (64), then a 128-unit hidden
-layer and RANKS + SUITS logits. About 290,000 weights; only Conv, Relu, MaxPool, Flatten and
+layer and RANKS + SUITS logits. About 480,000 weights; only Conv, Relu, MaxPool, Flatten and
 Gemm, which OpenCV's dnn module has read since long before 4.6.
 """
 
@@ -70,11 +70,16 @@ def train(x: np.ndarray, ranks: np.ndarray, suits: np.ndarray, seed: int, steps:
     opt = optax.adamw(schedule, weight_decay=1e-4)
     state = opt.init(params)
 
+    def cross_entropy(logits: Any, labels: Any, classes: int) -> Any:
+        # A label below 0 (occlude.UNKNOWN) is "cannot tell": every class equally likely.
+        target = jnp.where(labels[:, None] < 0, 1.0 / classes,
+                           jax.nn.one_hot(labels, classes))
+        return -(target * jax.nn.log_softmax(logits)).sum(axis=-1)
+
     def loss_fn(p: Any, xb: Any, rb: Any, sb: Any) -> Any:
         logits = forward(p, xb)
-        rank = optax.softmax_cross_entropy_with_integer_labels(logits[:, :RANKS], rb)
-        suit = optax.softmax_cross_entropy_with_integer_labels(logits[:, RANKS:], sb)
-        return jnp.mean(rank + suit)
+        return jnp.mean(cross_entropy(logits[:, :RANKS], rb, RANKS)
+                        + cross_entropy(logits[:, RANKS:], sb, SUITS))
 
     @jax.jit
     def step(p: Any, s: Any, xb: Any, rb: Any, sb: Any) -> Any:

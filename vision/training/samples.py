@@ -14,12 +14,13 @@ from vision.index import corner_windows
 
 from . import camera
 from .designs import Design, Face
+from .occlude import occlude
 
 
 @dataclass
 class Windows:
     x: np.ndarray       # N x WINDOW_H x WINDOW_W x 3 uint8
-    ranks: np.ndarray   # N
+    ranks: np.ndarray   # N (occlude.UNKNOWN: this corner cannot tell)
     suits: np.ndarray   # N
 
     def __len__(self) -> int:
@@ -35,10 +36,13 @@ def shots(faces: Iterable[Face], per_face: int, rng: np.random.Generator
 
 
 def training_windows(designs: Iterable[Design], per_face: dict[str, int], seed: int,
-                     middles: float = 0.3, blanks: float = 0.05) -> Windows:
+                     middles: float = 0.3, blanks: float = 0.05, covered: float = 0.2
+                     ) -> Windows:
     """Both corners of every shot of every face of `designs` (per_face[design.name] shots,
-    or per_face["*"]), middle windows (about `middles` per shot) and blank windows (both
-    corners of about `blanks` blank crops per shot)."""
+    or per_face["*"]), shot rough (camera.py), about `covered` of them with something over a
+    corner (occlude.py: labels UNKNOWN where it hides the rank or the pip); middle windows
+    (about `middles` per shot) and blank windows (both corners of about `blanks` blank crops
+    per shot)."""
     rng = np.random.default_rng(seed)
     xs: list[np.ndarray] = []
     ranks: list[int] = []
@@ -47,9 +51,13 @@ def training_windows(designs: Iterable[Design], per_face: dict[str, int], seed: 
         count = per_face.get(design.name, per_face["*"])
         for face in design.load():
             for _ in range(count):
-                xs.extend(camera.shoot_corners(face.image, rng))
-            ranks += [face.rank] * 2 * count
-            suits += [face.suit] * 2 * count
+                seen = occlude(face, rng) if rng.random() < covered else None
+                image, labels = seen if seen is not None else \
+                    (face.image, [(face.rank, face.suit)] * 2)
+                xs.extend(camera.shoot_corners(image, rng, rough=True))
+                for rank, suit in labels:
+                    ranks.append(rank)
+                    suits.append(suit)
             extra = int(rng.binomial(count, middles))
             if extra:
                 xs.extend(camera.middle_windows(face.image, rng, extra))

@@ -1,8 +1,10 @@
 """Decks drawn from fonts: each design has its own rank font, weight, size and place of the
 index, pip shapes (a symbol font's suit glyphs, or drawn), ink colours (black and red, or four
-colours), paper, border, and middles (pips, a framed court picture, a big ace pip). Besides the
-24 pinochle faces it draws negatives: some 2-8s, other letters (French and German ranks), a
-joker and a back.
+colours), paper, border, and middles (pips, a framed court picture, a big ace pip). About a
+third are jumbo indices (a rank 10-16 mm tall, the pip under it as big, reaching 40 mm down).
+Besides the 24 pinochle faces it draws negatives: some 2-8s, other letters (French and German
+ranks), a joker and a back. Each face comes with a map of its index ink (rank and pip), so that
+training can tell which part of an index something laid over it hides.
 """
 
 from __future__ import annotations
@@ -18,10 +20,11 @@ from table.rules import Rank
 from vision.corners import NO_SUIT, OTHER_RANK
 from vision.faces import FACE_HEIGHT, FACE_WIDTH
 
-from .face import Face
+from .face import PIP_INK, RANK_INK, Face
 
 PX = 6                       # pixels per mm while drawing (faces are kept at 4)
 W, H = 63 * PX, 88 * PX
+INDEX_W, INDEX_H = 19.0 * PX, 42.0 * PX   # an index fits in this much of its corner
 FONT_DIRS = (Path("/usr/share/fonts"), Path("/usr/share/texmf/fonts/opentype"))
 _SKIP = ("symbol", "dingbat", "d050000l", "awesome", "math", "emoji", "ancient", "mono",
          "keyboard", "music", "z003", "chancery", "script", "cursive", "blackletter")
@@ -149,9 +152,10 @@ def _text_mask(text: str, font_path: Path, stroke: int, squeeze: float) -> np.nd
 
 
 def _stamp(canvas: np.ndarray, mask: np.ndarray, x: float, y: float, height: float,
-           colour: tuple[int, int, int], width: float | None = None) -> tuple[float, float]:
-    """Paint `mask` scaled to `height` px (and `width`, or keeping its shape) at (x, y);
-    returns its size."""
+           colour: tuple[int, int, int], width: float | None = None,
+           labels: np.ndarray | None = None, label: int = 0) -> tuple[float, float]:
+    """Paint `mask` scaled to `height` px (and `width`, or keeping its shape) at (x, y), and
+    `label` where it inks `labels`; returns its size."""
     h = max(2, round(height))
     w = max(2, round(width if width is not None else mask.shape[1] * h / mask.shape[0]))
     m = cv2.resize(mask, (w, h), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
@@ -162,6 +166,8 @@ def _stamp(canvas: np.ndarray, mask: np.ndarray, x: float, y: float, height: flo
     m = m[:y1 - y0, :x1 - x0, None]
     region = canvas[y0:y1, x0:x1].astype(np.float32)
     canvas[y0:y1, x0:x1] = (region * (1 - m) + np.array(colour, np.float32) * m).astype(np.uint8)
+    if labels is not None:
+        labels[y0:y1, x0:x1][m[:, :, 0] > 0.5] = label
     return w, h
 
 
@@ -173,12 +179,24 @@ class _Style:
         self.stroke = int(rng.choice([0, 0, 0, 1, 2, 4]))
         self.squeeze = float(rng.uniform(0.7, 1.2))
         self.ten_squeeze = self.squeeze * float(rng.choice([1.0, 0.8, 0.6]))
-        self.rank_h = float(rng.uniform(4.0, 10.0)) * PX
-        self.x = float(rng.uniform(1.2, 4.5)) * PX
-        self.y = float(rng.uniform(1.8, 5.5)) * PX
-        self.pip_h = self.rank_h * float(rng.uniform(0.5, 1.0))
-        self.gap = float(rng.uniform(0.2, 2.0)) * PX
-        self.pip_left = bool(rng.random() < 0.3)
+        self.jumbo = bool(rng.random() < 0.35)
+        if self.jumbo:    # a big rank and a pip as big under it (Bicycle's jumbo index)
+            self.rank_h = float(rng.uniform(10.0, 16.0)) * PX
+            self.y = float(rng.uniform(2.5, 6.5)) * PX
+            self.pip_h = self.rank_h * float(rng.uniform(0.7, 1.15))
+            self.gap = float(rng.uniform(0.5, 4.0)) * PX
+        else:
+            self.rank_h = float(rng.uniform(4.0, 11.0)) * PX
+            self.y = float(rng.uniform(1.5, 6.0)) * PX
+            self.pip_h = self.rank_h * float(rng.uniform(0.45, 1.05))
+            self.gap = float(rng.uniform(0.2, 3.0)) * PX
+        self.x = float(rng.uniform(1.0, 4.5)) * PX
+        tall = self.y + self.rank_h + self.gap + self.pip_h
+        if tall > INDEX_H:   # keep the index in its corner
+            shrink = (INDEX_H - self.y) / (tall - self.y)
+            self.rank_h, self.gap, self.pip_h = (v * shrink for v in
+                                                 (self.rank_h, self.gap, self.pip_h))
+        self.pip_left = bool(rng.random() < (0.1 if self.jumbo else 0.3))
         fonts_for_pips = suit_fonts()
         pip_font = fonts_for_pips[int(rng.integers(len(fonts_for_pips)))] \
             if fonts_for_pips and rng.random() < 0.6 else None
@@ -202,6 +220,9 @@ class _Style:
         self.border_inset = float(rng.uniform(1.0, 3.5)) * PX
         self.four_corners = rng.random() < 0.2
         self.frame = float(rng.uniform(8.5, 14.0)) * PX
+        # Across, a court picture keeps clear of the index (a jumbo one's is narrow).
+        self.frame_x = min(24.0 * PX, max(self.frame, self.x + 0.7 * self.rank_h + PX
+                                          * float(rng.uniform(0.5, 2.0))))
         self._texts: dict[str, np.ndarray] = {}
 
     def text(self, text: str) -> np.ndarray:
@@ -213,42 +234,44 @@ class _Style:
 
 
 def _index(canvas: np.ndarray, style: _Style, text: str, suit: int | None,
-           colour: tuple[int, ...], flip_x: bool = False) -> None:
-    """The rank over the pip in the top-left corner (top-right with flip_x)."""
+           colour: tuple[int, ...], labels: np.ndarray | None = None) -> None:
+    """The rank over the pip in the top-left corner (top-right when no `labels` are kept: the
+    canvas is then given mirrored), marking their ink in `labels`."""
     mask = style.text(text)
-    if flip_x:
-        canvas[:] = canvas[:, ::-1]
-    rw, rh = _stamp(canvas, mask, style.x, style.y, style.rank_h, colour)  # type: ignore[arg-type]
+    width = mask.shape[1] * style.rank_h / mask.shape[0]
+    room = INDEX_W - style.x
+    rw, rh = _stamp(canvas, mask, style.x, style.y, style.rank_h, colour,  # type: ignore[arg-type]
+                    width=min(width, room), labels=labels, label=RANK_INK)
     if suit is not None:
         pip = style.pips[suit]
-        pw = pip.shape[1] * style.pip_h / pip.shape[0]
+        pw = min(pip.shape[1] * style.pip_h / pip.shape[0], room)
         px = style.x if style.pip_left else style.x + rw / 2 - pw / 2
         _stamp(canvas, pip, max(px, 2.0), style.y + rh + style.gap, style.pip_h,
-               colour)  # type: ignore[arg-type]
-    if flip_x:
-        canvas[:] = canvas[:, ::-1]
+               colour, width=pw, labels=labels, label=PIP_INK)  # type: ignore[arg-type]
 
 
 def _middle(canvas: np.ndarray, style: _Style, kind: str, suit: int | None, count: int,
             rng: np.random.Generator) -> None:
     colour = style.ink[suit] if suit is not None else style.ink[0]
     if kind == "court":
-        f = int(style.frame)
-        x1, y1 = W - f, H - f
-        cv2.rectangle(canvas, (f, f), (x1, y1), colour, max(1, int(rng.uniform(2, 6))))
+        f, fx = int(style.frame), int(style.frame_x)
+        x1, y1 = W - fx, H - f
+        cv2.rectangle(canvas, (fx, f), (x1, y1), colour, max(1, int(rng.uniform(2, 6))))
         for _ in range(int(rng.integers(6, 18))):   # a picture: coloured patches and strokes
             c = tuple(int(v) for v in rng.integers(0, 255, 3))
-            p0 = (int(rng.uniform(f, x1)), int(rng.uniform(f, y1)))
-            p1 = (int(rng.uniform(f, x1)), int(rng.uniform(f, y1)))
+            p0 = (int(rng.uniform(fx, x1)), int(rng.uniform(f, y1)))
+            p1 = (int(rng.uniform(fx, x1)), int(rng.uniform(f, y1)))
             if rng.random() < 0.5:
                 cv2.rectangle(canvas, p0, p1, c, -1)
             else:
                 cv2.line(canvas, p0, p1, c, int(rng.integers(3, 20)))
     elif suit is not None and count > 0:
         pip = style.pips[suit]
-        size = float(rng.uniform(7, 12)) * PX if count > 1 else float(rng.uniform(14, 30)) * PX
-        cols = [W / 2] if count <= 3 else [W * 0.32, W * 0.68] if count < 9 \
-            else [W * 0.32, W / 2, W * 0.68]
+        size = float(rng.uniform(*((5.5, 9) if style.jumbo else (7, 12)))) * PX if count > 1 \
+            else float(rng.uniform(14, 30)) * PX
+        side = 0.38 if style.jumbo else 0.32
+        cols = [W / 2] if count <= 3 else [W * side, W * (1 - side)] if count < 9 \
+            else [W * side, W / 2, W * (1 - side)]
         per_col = max(1, int(np.ceil(count / len(cols))))
         for i in range(count):
             cx = cols[i % len(cols)]
@@ -259,9 +282,11 @@ def _middle(canvas: np.ndarray, style: _Style, kind: str, suit: int | None, coun
 
 
 def _face(style: _Style, rng: np.random.Generator, text: str | None, suit: int | None,
-          kind: str, count: int) -> np.ndarray:
+          kind: str, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """A face (BGRA, vision.faces size) and its index ink map (face.RANK_INK, PIP_INK)."""
     canvas = np.empty((H, W, 3), np.uint8)
     canvas[:] = style.paper
+    labels = np.zeros((H, W), np.uint8)
     if kind == "back":
         c1 = tuple(int(v) for v in rng.integers(0, 255, 3))
         c2 = tuple(int(v) for v in rng.integers(0, 255, 3))
@@ -279,12 +304,14 @@ def _face(style: _Style, rng: np.random.Generator, text: str | None, suit: int |
         _middle(canvas, style, kind, suit, count, rng)
         if text is not None:
             colour = style.ink[suit] if suit is not None else style.ink[int(rng.integers(2))]
-            for turn in range(2):
-                _index(canvas, style, text, suit, colour)
-                if style.four_corners:
-                    _index(canvas, style, text, suit, colour, flip_x=True)
-                canvas = np.ascontiguousarray(canvas[::-1, ::-1]) if turn == 0 else canvas
-            canvas = np.ascontiguousarray(canvas[::-1, ::-1])
+            for _ in range(2):   # each corner in turn
+                if style.four_corners:   # the top-right one first: the index ink map is
+                    mirrored = np.ascontiguousarray(canvas[:, ::-1])   # of the read corners
+                    _index(mirrored, style, text, suit, colour)
+                    canvas = np.ascontiguousarray(mirrored[:, ::-1])
+                _index(canvas, style, text, suit, colour, labels)
+                canvas = np.ascontiguousarray(canvas[::-1, ::-1])
+                labels = np.ascontiguousarray(labels[::-1, ::-1])
     alpha = np.zeros((H, W), np.uint8)
     cv2.rectangle(alpha, (style.radius, 0), (W - style.radius, H), 255, -1)
     cv2.rectangle(alpha, (0, style.radius), (W, H - style.radius), 255, -1)
@@ -293,7 +320,8 @@ def _face(style: _Style, rng: np.random.Generator, text: str | None, suit: int |
                    (W - style.radius - 1, H - style.radius - 1)):
         cv2.circle(alpha, (cx, cy), style.radius, 255, -1, lineType=cv2.LINE_AA)
     face = np.dstack([canvas, alpha])
-    return cv2.resize(face, (FACE_WIDTH, FACE_HEIGHT), interpolation=cv2.INTER_AREA)
+    return (cv2.resize(face, (FACE_WIDTH, FACE_HEIGHT), interpolation=cv2.INTER_AREA),
+            cv2.resize(labels, (FACE_WIDTH, FACE_HEIGHT), interpolation=cv2.INTER_NEAREST))
 
 
 def deck(design: int, fonts: tuple[Path, ...]) -> list[Face]:
@@ -305,15 +333,18 @@ def deck(design: int, fonts: tuple[Path, ...]) -> list[Face]:
     for suit in range(4):
         for rank in Rank:
             kind = "court" if rank in (Rank.KING, Rank.QUEEN, Rank.JACK) else "pips"
-            img = _face(style, rng, RANK_TEXT[rank], suit, kind, pips.get(rank, 0))
-            faces.append(Face(img, int(rank), suit))
+            img, ink = _face(style, rng, RANK_TEXT[rank], suit, kind, pips.get(rank, 0))
+            faces.append(Face(img, int(rank), suit, ink))
     for _ in range(8):
         text = OTHER_TEXT[int(rng.integers(len(OTHER_TEXT)))]
         suit = int(rng.integers(4))
         count = int(text) if text.isdigit() else 0
         kind = "pips" if text.isdigit() else "court"
-        faces.append(Face(_face(style, rng, text, suit, kind, count), OTHER_RANK, suit))
-    faces.append(Face(_face(style, rng, "JOKER"[: int(rng.integers(2, 6))], None, "court", 0),
-                      OTHER_RANK, NO_SUIT))
-    faces.append(Face(_face(style, rng, None, None, "back", 0), OTHER_RANK, NO_SUIT))
+        img, ink = _face(style, rng, text, suit, kind, count)
+        faces.append(Face(img, OTHER_RANK, suit, ink))
+    extras: tuple[tuple[str | None, str], ...] = (("JOKER"[: int(rng.integers(2, 6))], "court"),
+                                                  (None, "back"))
+    for word, kind in extras:
+        img, ink = _face(style, rng, word, None, kind, 0)
+        faces.append(Face(img, OTHER_RANK, NO_SUIT, ink))
     return faces
