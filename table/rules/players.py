@@ -260,9 +260,9 @@ class SimTable:
         for s in order:
             if g.melds[s] is not None:
                 continue
-            if s != d and r.concede_before_opponents_meld and g.concede_refusal(d) is None:
+            if s != d and r.concede_before_opponents_meld:
                 conceded = self._concession(g, d)  # 004: decided before the others meld
-                if conceded is not None:
+                if conceded is not None and g.concede_refusal(d) is None:
                     return conceded
             if s not in melders:
                 continue
