@@ -9,11 +9,9 @@ from typing import Any
 from table.export import hands_played
 from table.rules import (
     CardPlayed,
-    Conceded,
     Event,
     Game,
     HandDealt,
-    IllegalAction,
     Scoring,
     in_effect,
 )
@@ -86,8 +84,8 @@ def road(game: Game) -> dict[str, Any]:
 
 
 def concession(game: Game) -> dict[str, Any] | None:
-    """Whether the declaring side may give up now, asked of the game itself: the concession is
-    tried on the position (a `Game` is a value, so nothing changes). `seat`: the declarer,
+    """Whether the declaring side may give up now, asked of the game itself
+    (`Game.concede_refusal`). `seat`: the declarer,
     `seats`: the side that may concede; `agreed`: only if every player agrees (002, where the
     bid could still be made), `players` being who must, and `alone` why it cannot be conceded
     without them. None: no concession now."""
@@ -95,16 +93,13 @@ def concession(game: Game) -> dict[str, Any] | None:
     if d is None:
         return None
     seats = sorted(s for s in game.active if game.side(s) == game.side(d))
-    try:
-        game.apply(Conceded(seat=d))
-    except IllegalAction as alone:
-        try:
-            game.apply(Conceded(seat=d, agreed=True))
-        except IllegalAction:
-            return None
-        return {"seat": d, "seats": seats, "agreed": True, "players": sorted(game.active),
-                "alone": alone.reason}
-    return {"seat": d, "seats": seats, "agreed": False, "players": [], "alone": None}
+    alone = game.concede_refusal(d)
+    if alone is None:
+        return {"seat": d, "seats": seats, "agreed": False, "players": [], "alone": None}
+    if game.concede_refusal(d, agreed=True) is not None:
+        return None
+    return {"seat": d, "seats": seats, "agreed": True, "players": sorted(game.active),
+            "alone": alone}
 
 
 def page_state(game: Game | None, accepted: Sequence[tuple[int, Event]], number: int,

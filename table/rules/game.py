@@ -1085,7 +1085,7 @@ class Game:
 
     def _on_conceded(self, e: Conceded) -> Game:
         g = self._leave_push(e.seat) if self.phase is Phase.PUSH else self
-        reason = g.concede_refusal(e.seat, e.agreed)
+        reason = g._concede_refusal(e.seat, e.agreed)
         if reason is not None:
             raise g._refuse(reason)
         return g._finish_hand(conceded=True, unseen=g._concedes_unseen())
@@ -1098,7 +1098,17 @@ class Game:
 
     def concede_refusal(self, seat: int, agreed: bool = False) -> str | None:
         """Why `seat` may not concede the hand now (`agreed`: everybody agrees), or None when
-        it may."""
+        it may: the reason `Conceded` would be refused with, without playing it out."""
+        if self.phase is Phase.GAME_OVER:
+            return "the game is over"
+        if self.phase is Phase.PUSH:   # the bidder concedes, keeping the bid
+            try:
+                return self._leave_push(seat)._concede_refusal(seat, agreed)
+            except IllegalAction as refused:
+                return refused.reason
+        return self._concede_refusal(seat, agreed)
+
+    def _concede_refusal(self, seat: int, agreed: bool) -> str | None:
         r = self.rules
         d = self.declarer
         if d is None or self.phase not in (Phase.TRUMP, Phase.BURY, Phase.PASSING, Phase.MELD):
