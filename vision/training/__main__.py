@@ -172,10 +172,13 @@ def _cached_windows(train: list[Design], per_face: dict[str, int], seed: int,
     design, each from its own seed, so adding a design makes only its windows)."""
     code = "".join((Path(__file__).parent / f).read_text()
                    for f in ("camera.py", "synth.py", "samples.py", "occlude.py"))
+    printed = cover_designs(train)
+    _COVERS[:] = [f.image for d in printed for f in d.load()]
     todo = []
     for design in train:
         shots = per_face.get(design.name, per_face["*"])
-        key = hashlib.sha1(json.dumps([design.name, design.source, shots, seed]).encode()
+        key = hashlib.sha1(json.dumps([design.name, design.source, shots, seed,
+                                       [(d.name, d.source) for d in printed]]).encode()
                            + code.encode()).hexdigest()[:16]
         todo.append((design, {"*": shots}, _design_seed(seed, design.name),
                      cache_dir() / "windows" / f"{design.name}-{key}.npz"))
@@ -190,11 +193,17 @@ def _cached_windows(train: list[Design], per_face: dict[str, int], seed: int,
                              for f in ("x", "ranks", "suits")))
 
 
+def cover_designs(designs: list[Design]) -> list[Design]:
+    """The printed decks among `designs` (not font-drawn), whose faces lie across corners."""
+    return [d for d in designs if not d.name.startswith("synth-")]
+
+
 def _design_seed(seed: int, name: str) -> int:
     return int(hashlib.sha1(f"{seed}:{name}".encode()).hexdigest()[:12], 16)
 
 
 _JOBS: list[tuple[Design, dict[str, int], int, Path]] = []
+_COVERS: list[np.ndarray] = []   # faces of the training decks, to lie across corners
 
 
 def _design_windows(job: int) -> samples.Windows:
@@ -202,7 +211,7 @@ def _design_windows(job: int) -> samples.Windows:
     if path.exists():
         with np.load(path) as saved:
             return samples.Windows(saved["x"], saved["ranks"], saved["suits"])
-    data = samples.training_windows([design], per_face, seed)
+    data = samples.training_windows([design], per_face, seed, covers=_COVERS)
     path.parent.mkdir(parents=True, exist_ok=True)
     part = path.with_suffix(".part.npz")
     np.savez(part, x=data.x, ranks=data.ranks, suits=data.suits)
