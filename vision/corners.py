@@ -88,8 +88,9 @@ def pool(log_p: np.ndarray, independence: float, hidden: float = 0.0) -> np.ndar
     here": OTHER_RANK or NO_SUIT) -> the card's, pooled.
 
     A corner may show no index because something covers it: `hidden` is how likely that is
-    for a card's corner at the table, so a corner's "no index here" speaks that much for
-    every card alike (and the rest of it against all of them). Then log-linear pooling: each
+    for a card's corner at the table, so a corner's "no index here" also counts, `hidden`
+    times as much, for every card alike (a card under another says nothing of which it is;
+    both corners seeing no index still name none). Then log-linear pooling: each
     corner's log-probabilities weighted by what it tells, its information (log classes -
     entropy: 0 for "cannot tell", log classes when sure). A corner that cannot tell gets no
     weight, whatever the other says, so one corner read alone keeps its own confidence.
