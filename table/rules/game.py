@@ -9,15 +9,16 @@ later play shows the player held a card the rule required; see reneges.py).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from itertools import chain
-from operator import itemgetter
+from operator import add, itemgetter, le
 from typing import Any, Final, NoReturn
 
 from . import notation, scoring, view
 from .auction import Auction
-from .cards import Card, Rank, Suit, index_of
+from .cards import ALL_CARDS, Card, Rank, Suit, index_of
 from .claims import ClaimTooDeep, takes_every_trick
 from .events import (
     BidMade,
@@ -81,11 +82,20 @@ class Game:
     by their typed `replace`. The properties below read the facts of the position from the
     parts (`game.turn`, `game.high_bid`, `game.trick`, ...)."""
 
-    __slots__ = ("standing", "hand")
+    __slots__ = ("standing", "hand", "rules", "phase", "turn", "hand_number", "active",
+                 "declarer")
 
     def __init__(self, standing: Standing, hand: Hand) -> None:
         self.standing: Final = standing
         self.hand: Final = hand
+        # the facts read on nearly every event, copied from the parts as plain attributes (in
+        # pure Python, which the Pi runs, a property costs several attribute reads)
+        self.rules: Final[Rules] = standing.rules
+        self.phase: Final[Phase] = hand.phase
+        self.turn: Final[int | None] = hand.turn
+        self.hand_number: Final[int] = standing.hand_number
+        self.active: Final[tuple[int, ...]] = hand.active
+        self.declarer: Final[int | None] = hand.contract.declarer
 
     # -- construction ---------------------------------------------------------------------
 
@@ -145,10 +155,6 @@ class Game:
     # -- the standing, read from `standing` ---------------------------------------------------
 
     @property
-    def rules(self) -> Rules:
-        return self.standing.rules
-
-    @property
     def names(self) -> tuple[str, ...]:
         return self.standing.names
 
@@ -181,10 +187,6 @@ class Game:
         return self.standing.dealer
 
     @property
-    def hand_number(self) -> int:
-        return self.standing.hand_number
-
-    @property
     def deals_done(self) -> int:
         return self.standing.deals_done
 
@@ -201,18 +203,6 @@ class Game:
         return self.standing.history
 
     # -- the hand, read from `hand` and its parts ----------------------------------------------
-
-    @property
-    def phase(self) -> Phase:
-        return self.hand.phase
-
-    @property
-    def turn(self) -> int | None:
-        return self.hand.turn
-
-    @property
-    def active(self) -> tuple[int, ...]:
-        return self.hand.active
 
     @property
     def hands(self) -> tuple[tuple[Card, ...], ...] | None:
@@ -269,10 +259,6 @@ class Game:
     @property
     def contract(self) -> Contract:
         return self.hand.contract
-
-    @property
-    def declarer(self) -> int | None:
-        return self.hand.contract.declarer
 
     @property
     def bid(self) -> int | None:
@@ -584,7 +570,7 @@ class Game:
 
     def apply(self, event: Event) -> Game:
         """The position after `event`, or `IllegalAction` with the reason."""
-        if self.hand.phase is Phase.GAME_OVER and not isinstance(event, HandAgreed) \
+        if self.phase is _GAME_OVER and not isinstance(event, HandAgreed) \
                 and type(event) not in (Event, Corrected, Undone):
             raise self._refuse("the game is over")
         try:
@@ -1154,7 +1140,7 @@ class Game:
 
     def _on_play(self, e: CardPlayed) -> Game:
         hand = self.hand
-        if hand.phase is not Phase.PLAY:
+        if self.phase is not _PLAY:
             if hand.phase is not Phase.MELD:
                 raise self._refuse(f"no card can be played now ({hand.phase.value}): "
                                    + _phase_hint(self))
@@ -1334,7 +1320,7 @@ class Game:
     def _on_gathered(self, e: TrickGathered) -> Game:
         hand = self.hand
         p = hand.play
-        if not (hand.trick_full and (hand.phase is Phase.PLAY or (
+        if not (hand.trick_full and (self.phase is _PLAY or (
                 hand.phase is Phase.HAND_OVER and hand.result is not None and p.tricks))):
             raise self._refuse("there is no finished trick to gather")
         between = TrickPlay((), p.tricks, p.taken, p.counters, p.won_tricks, p.plays,
@@ -1354,30 +1340,38 @@ class Game:
             return
         r = self.rules
         added = card_counts(new)
+        played = [[0] * 24 for _ in range(r.table_seats)]
+        for p in self.plays:
+            played[p.seat][p.card.index] += 1
         total = [0] * 24
         for s in self.active:
-            played = card_counts([p.card for p in self.plays if p.seat == s])
-            if kind == "play" and s == seat:
-                played = [a + b for a, b in zip(played, added, strict=True)]
-            shown = added if kind == "meld" and s == seat else card_counts(self.meld_cards[s])
-            held = [max(a, b) for a, b in zip(played, shown, strict=True)]
-            pile = added if kind == "discard" and s == seat else card_counts(
-                self.discards[s] or ())
-            held = [h + p for h, p in zip(held, pile, strict=True)]
+            held = played[s]
+            mine = s == seat
+            if kind == "play" and mine:
+                held = list(map(add, held, added))
+            if kind == "meld" and mine:
+                held = list(map(max, held, added))
+            elif self.meld_cards[s]:
+                held = list(map(max, held, card_counts(self.meld_cards[s])))
+            pile = self.discards[s]
+            if kind == "discard" and mine:
+                held = list(map(add, held, added))
+            elif pile:
+                held = list(map(add, held, card_counts(pile)))
             if s == self.declarer:
                 buried = added if kind == "bury" else card_counts(self.buried or ())
                 kitty = added if kind == "kitty" else card_counts(
                     self.kitty if self.kitty_shown and self.kitty else ())
-                held = [max(h + b, k) for h, b, k in zip(held, buried, kitty, strict=True)]
-            total = [t + h for t, h in zip(total, held, strict=True)]
+                held = list(map(max, map(add, held, buried), kitty))
+            total = list(map(add, total, held))
         if kind == "other":  # cards seen in no seat's hand yet (kitty turned up in the auction)
-            total = [t + a for t, a in zip(total, added, strict=True)]
-        for i, n in enumerate(total):
-            limit = r.copies if (r.nines or i % 6 != Rank.NINE) else 0
-            if n > limit:
-                card = Card.from_index(i)
-                raise self._refuse(f"the {card.name} has now been seen {n} times, and the "
-                                   f"deck has {limit}: was it misread?")
+            total = list(map(add, total, added))
+        limits = _copies_by_index(r.copies, r.nines)
+        if all(map(le, total, limits)):
+            return
+        i = next(i for i, n in enumerate(total) if n > limits[i])
+        raise self._refuse(f"the {Card.from_index(i).name} has now been seen {total[i]} "
+                           f"times, and the deck has {limits[i]}: was it misread?")
 
     # -- agreeing with a hand's result (agree_hands) --------------------------------------------
 
@@ -1435,6 +1429,18 @@ class Game:
 
 
 _SECOND: Final = itemgetter(1)  # the card of a (seat, card) play
+
+
+@functools.cache
+def _copies_by_index(copies: int, nines: bool) -> tuple[int, ...]:
+    """How many copies of each face (by `Card.index`) the deck has."""
+    return tuple(copies if nines or c.rank is not Rank.NINE else 0 for c in ALL_CARDS)
+
+
+# the phases the hot paths test, as module constants: in pure Python `Phase.PLAY` goes through
+# the enum class's attribute hook, several times the cost of reading a global
+_PLAY: Final = Phase.PLAY
+_GAME_OVER: Final = Phase.GAME_OVER
 
 
 def new_game(rules: Rules, names: Sequence[str] | None = None, first_dealer: int = 0) -> Game:
