@@ -11,21 +11,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Final
 
 from .cards import Card, Suit, index_of, multiset_union
 from .tricks import is_legal_play, play_error
+from .values import Value
 from .variants import Rules
 
 
-class Play(NamedTuple):
+class Play(Value):
     """One card played: who, which, at which trick (1-based), onto which cards."""
 
-    seat: int
-    card: Card
-    trick: int
-    before: tuple[Card, ...]
-    first_lead: bool
+    FIELDS = ("seat", "card", "trick", "before", "first_lead")
+    __slots__ = FIELDS
+
+    def __init__(self, seat: int, card: Card, trick: int, before: tuple[Card, ...],
+                 first_lead: bool) -> None:
+        self.seat: Final = seat
+        self.card: Final = card
+        self.trick: Final = trick
+        self.before: Final = before
+        self.first_lead: Final = first_lead
 
 
 @dataclass(frozen=True)
