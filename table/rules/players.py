@@ -195,10 +195,12 @@ class SimTable:
         value = self.estimate(seat)[0]
         if r.partnerships:
             value += self._trick_total // 10
-        amount = r.next_bid(g.high_bid)
-        if r.single_round:
-            while r.next_bid(g.high_bid, above=amount) <= value:
-                amount = r.next_bid(g.high_bid, above=amount)
+        high = g.high_bid
+        amount = r.next_bid(high)
+        if r.single_round:  # one bid each: the highest this hand hopes to make
+            above = r.next_bid(high, above=amount)
+            while above <= value:
+                amount, above = above, r.next_bid(high, above=above)
         if amount <= value:
             return BidMade(seat=seat, amount=amount, source=src)
         return Passed(seat=seat, source=src)
