@@ -79,8 +79,9 @@ class Game:
     auction, contract, meld and play; hand.py).
 
     Immutable: `apply` returns the next position, each handler building the parts it changes
-    by their typed `replace`. The properties below read the facts of the position from the
-    parts (`game.turn`, `game.high_bid`, `game.trick`, ...)."""
+    by their typed `replace`. The facts of the position are read from the parts: the few read
+    on every event (`game.phase`, `game.turn`, `game.rules`, ...) are attributes copied when
+    the position is made, the others properties (`game.high_bid`, `game.trick`, ...)."""
 
     __slots__ = ("standing", "hand", "rules", "phase", "turn", "hand_number", "active",
                  "declarer", "result")
