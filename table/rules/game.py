@@ -80,11 +80,11 @@ class Game:
 
     Immutable: `apply` returns the next position, each handler building the parts it changes
     by their typed `replace`. The facts of the position are read from the parts: the few read
-    on every event (`game.phase`, `game.rules`, `game.active`, ...) are attributes copied when
+    on every event (`game.phase`, `game.turn`, `game.rules`, ...) are attributes copied when
     the position is made, the others properties (`game.high_bid`, `game.trick`, ...)."""
 
-    __slots__ = ("standing", "hand", "rules", "phase", "hand_number", "active", "declarer",
-                 "result")
+    __slots__ = ("standing", "hand", "rules", "phase", "turn", "hand_number", "active",
+                 "declarer", "result")
 
     def __init__(self, standing: Standing, hand: Hand) -> None:
         self.standing: Final = standing
@@ -93,6 +93,7 @@ class Game:
         # pure Python, which the Pi runs, a property costs several attribute reads)
         self.rules: Final[Rules] = standing.rules
         self.phase: Final[Phase] = hand.phase
+        self.turn: Final[int | None] = hand.turn
         self.hand_number: Final[int] = standing.hand_number
         self.active: Final[tuple[int, ...]] = hand.active
         self.declarer: Final[int | None] = hand.contract.declarer
@@ -204,10 +205,6 @@ class Game:
         return self.standing.history
 
     # -- the hand, read from `hand` and its parts ----------------------------------------------
-
-    @property
-    def turn(self) -> int | None:
-        return self.hand.turn
 
     @property
     def hands(self) -> tuple[tuple[Card, ...], ...] | None:
