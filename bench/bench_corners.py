@@ -11,7 +11,11 @@ corner reader as `vision.identify` uses it (cv2.dnn, one core), without the stor
 second word (the built-in profile holds Dondorf's faces, so it would not be unseen). Prints
 the share read correctly, misread silently (with a 95 % upper bound) and abstained; how many
 of the designs' other faces (2-8, jokers, backs) and blank crops were named as a pinochle card;
-and the time per card. `--model DIR` benches a model trained elsewhere (`python -m
+and the time per card. Then the same pinochle faces again (`--shots` each, a rng of their own) with
+one index corner covered, as in a trick or a meld row, by a thumb or a printed face of a
+training deck lying across it (vision/training/occlude.py: cover_corner, three quarters of
+that corner's index area hidden, none of the other's): the card must be read from the other
+corner alone. `--model DIR` benches a model trained elsewhere (`python -m
 vision.training --out DIR`), on the designs its JSON calls evaluation and on evaluation designs
 of designs.py that its JSON does not list (added after it was trained, so never seen by it).
 One split only (designs in designs.py), not k-fold: a training takes about half an hour here.
@@ -40,6 +44,7 @@ from vision import corners
 from vision.index import to_portrait
 from vision.training import camera
 from vision.training.designs import designs
+from vision.training.occlude import cover_corner
 
 
 def upper_bound(errors: int, trials: int, level: float = 0.95) -> float:
@@ -74,6 +79,15 @@ def read(card: np.ndarray) -> Card | None:
     if seen.names_card and seen.confidence >= reader.abstain_below:
         return Card.from_index(seen.ranked_cards(1)[0][0])
     return None
+
+
+def _outcome(named: Card | None, truth: Card, *tallies: Counter[str]) -> str:
+    """Whether a pinochle face was read right, misread or abstained on, counted in each tally."""
+    outcome = "abstained" if named is None else "correct" if named == truth else "misread"
+    for tally in tallies:
+        tally["cards"] += 1
+        tally[outcome] += 1
+    return outcome
 
 
 def main() -> int:
@@ -115,17 +129,26 @@ def main() -> int:
                     tally["other faces"] += 1
                     tally["other faces named"] += named is not None
                     continue
-                tally["cards"] += 1
-                mine["cards"] += 1
-                outcome = ("abstained" if named is None
-                           else "correct" if named == face.card else "misread")
-                tally[outcome] += 1
-                mine[outcome] += 1
+                outcome = _outcome(named, face.card, tally, mine)
                 if outcome == "misread":
                     misreads.append(f"{design.name} {face.card} read as {named}")
     for _ in range(args.shots * 4):
         tally["blanks"] += 1
         tally["blanks named"] += read(camera.blank(rng)) is not None
+    # One corner covered, by a printed face of a deck the model was trained on or a thumb.
+    covers = [f.image for n in sorted(trained) if n in available
+              and not n.startswith("synth-") for f in available[n].load()]
+    covered: Counter[str] = Counter()
+    rng = np.random.default_rng([args.seed, 1])
+    for design in evaluated:
+        for face in design.load():
+            if face.card is None:
+                continue
+            for _ in range(args.shots):
+                named = read(camera.shoot(cover_corner(face.image, rng, covers), rng))
+                if _outcome(named, face.card, covered) == "misread":
+                    misreads.append(f"{design.name} {face.card} (one corner covered) "
+                                    f"read as {named}")
     n = tally["cards"]
     bound = upper_bound(tally["misread"], n)
     print(f"unseen designs: {', '.join(d.name for d in evaluated)} "
@@ -139,6 +162,11 @@ def main() -> int:
     print(f"other faces named as a pinochle card: {tally['other faces named']} of "
           f"{tally['other faces']}; blank crops: {tally['blanks named']} of {tally['blanks']}")
     print(f"reading: {1000 * spent / (n + tally['other faces']):.2f} ms per card (one core)")
+    m = covered["cards"]
+    covered_bound = upper_bound(covered["misread"], m)
+    print(f"one corner covered (a thumb or a card of {len(covers)} training faces): correct "
+          f"{covered['correct'] / m:.2%}, silent misreads {covered['misread']} in {m:,} (95 % "
+          f"upper bound {covered_bound:.2e}), abstained {covered['abstained'] / m:.2%}")
     for line in misreads[:20]:
         print("  misread:", line)
     print(json.dumps({
@@ -147,7 +175,10 @@ def main() -> int:
         "misread_bound95": bound, "abstained": round(tally["abstained"] / n, 5),
         "other_faces": tally["other faces"], "other_faces_named": tally["other faces named"],
         "blanks": tally["blanks"], "blanks_named": tally["blanks named"],
-        "ms_per_card": round(1000 * spent / (n + tally["other faces"]), 3)}))
+        "ms_per_card": round(1000 * spent / (n + tally["other faces"]), 3),
+        "covered": {"cards": m, "correct": round(covered["correct"] / m, 5),
+                    "misreads": covered["misread"], "misread_bound95": covered_bound,
+                    "abstained": round(covered["abstained"] / m, 5)}}))
     return 0
 
 

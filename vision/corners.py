@@ -3,11 +3,15 @@
 card's index corner, or says there is none. It runs through OpenCV's dnn module, so it needs
 nothing beyond OpenCV (4.6 on the Pi).
 
-Each of a card's two index corners (vision/index.py) is read on its own; the two readings are
-combined as independent evidence (their log-probabilities averaged), and the confidence is the
-combined probability of the rank times that of the suit. The threshold below which a reading
-names no card (`abstain_below`) was calibrated on designs left out of training; it is stored
-beside the model with the list of designs it was trained and calibrated on.
+Each of a card's two index corners (vision/index.py) is read on its own, and the two readings
+are pooled (`combine`): each corner's log-probabilities weighted by what it tells, so that a
+corner that cannot tell (one under another card or a thumb: trained to say every rank, or every
+suit, is equally likely) or sees no index (`hidden`) leaves the other to decide, and two corners
+naming different cards cancel out. The confidence is the pooled probability of the rank times
+that of the suit. How the corners pool (`independence`, `hidden`) and the threshold below which
+a reading names no card (`abstain_below`) were set on designs left out of training, shots with
+one corner covered among them; they are stored beside the model with the designs it was trained
+and calibrated on.
 """
 
 from __future__ import annotations
@@ -79,15 +83,40 @@ class CornerReading:
         return [(int(i), float(p[i])) for i in order]
 
 
-def combine(logits: np.ndarray) -> CornerReading:
-    """Per-corner logits (N x (RANKS + SUITS)) -> one reading of the card."""
-    rank = log_softmax(log_softmax(logits[:, :RANKS]).mean(axis=0))
-    suit = log_softmax(log_softmax(logits[:, RANKS:]).mean(axis=0))
+def pool(log_p: np.ndarray, independence: float, hidden: float = 0.0) -> np.ndarray:
+    """Log-probabilities of one head from each corner (N x classes, the last one "no index
+    here": OTHER_RANK or NO_SUIT) -> the card's, pooled.
+
+    A corner may show no index because something covers it: `hidden` is how likely that is
+    for a card's corner at the table, so a corner's "no index here" also counts, `hidden`
+    times as much, for every card alike (a card under another says nothing of which it is;
+    both corners seeing no index still name none). Then log-linear pooling: each
+    corner's log-probabilities weighted by what it tells, its information (log classes -
+    entropy: 0 for "cannot tell", log classes when sure). A corner that cannot tell gets no
+    weight, whatever the other says, so one corner read alone keeps its own confidence.
+    Between two corners that both tell, `independence` says how their evidence adds up: 0,
+    as if they erred together (the same print, the same lamp), is their information-weighted
+    mean; 1, as if they erred independently, is the product rule (log-probabilities summed).
+    Two corners naming different cards pull apart, and the pooled probability stays low."""
+    like = np.exp(log_p.astype(np.float64))
+    like[:, :-1] += hidden * like[:, -1:]
+    log_like = np.log(like) - np.log(like.sum(axis=1, keepdims=True))
+    info = np.maximum(np.log(like.shape[1]) + (np.exp(log_like) * log_like).sum(axis=1), 0.0)
+    scale = (1 - independence) * info.sum() + independence * info.max()
+    weights = info / max(scale, 1e-9)
+    return log_softmax((weights[:, None] * log_like).sum(axis=0))
+
+
+def combine(logits: np.ndarray, independence: float = 0.0, hidden: float = 0.0
+            ) -> CornerReading:
+    """Per-corner logits (N x (RANKS + SUITS)) -> one reading of the card (see `pool`)."""
+    rank = pool(log_softmax(logits[:, :RANKS]), independence, hidden)
+    suit = pool(log_softmax(logits[:, RANKS:]), independence, hidden)
     return CornerReading(np.exp(rank), np.exp(suit))
 
 
 class CornerReader:
-    """The network loaded through cv2.dnn, with its calibrated abstain threshold."""
+    """The network loaded through cv2.dnn, with its calibrated abstain threshold and pooling."""
 
     def __init__(self, model: Path = MODEL, meta: Path = META) -> None:
         try:
@@ -97,6 +126,10 @@ class CornerReader:
             raise RuntimeError(f"the corner reader {model} cannot be loaded ({exc}): "
                                "reinstall, or retrain with `python -m vision.training`") from None
         self.abstain_below = float(info["abstain_below"])
+        # How two corners are pooled (see `pool`), set by calibration with the threshold
+        # (a model calibrated before they were stored averaged its corners, much as 0, 0 do).
+        self.independence = float(info.get("independence", 0.0))
+        self.hidden = float(info.get("hidden", 0.0))
 
     def logits(self, windows: np.ndarray) -> np.ndarray:
         """N x WINDOW_H x WINDOW_W x 3 BGR corners -> N x (RANKS + SUITS) logits."""
@@ -107,7 +140,8 @@ class CornerReader:
         """Both index corners of a READ_SIZE portrait card, read together. (Reading it again
         cut a few pixels off each way, keeping the surest, named more wrong cards on the
         calibration decks than it rescued: an unsure card is left to the next frame.)"""
-        return combine(self.logits(corner_windows(card, WINDOW_W, WINDOW_H)))
+        return combine(self.logits(corner_windows(card, WINDOW_W, WINDOW_H)), self.independence,
+                       self.hidden)
 
 
 @lru_cache(maxsize=1)

@@ -42,12 +42,13 @@ def standard_faces() -> Faces:
 
 
 def smudge(face: np.ndarray) -> np.ndarray:
-    """A brown blot over the suit pip of both index corners: the rank is still there, the
-    suit is not, so no stored deck's corners fit it."""
+    """A brown blot over the suit pip of both index corners and the court picture's heart
+    beside it: the rank is still there, the suit is not, so no stored deck's corners fit it
+    (and the corner reader cannot tell the suit)."""
     out = face.copy()
     for _ in range(2):
-        cv2.ellipse(out, (int(FACE_WIDTH * 0.13), int(FACE_HEIGHT * 0.2)),
-                    (int(FACE_WIDTH * 0.09), int(FACE_HEIGHT * 0.06)), 20, 0, 360,
+        cv2.ellipse(out, (int(FACE_WIDTH * 0.17), int(FACE_HEIGHT * 0.2)),
+                    (int(FACE_WIDTH * 0.2), int(FACE_HEIGHT * 0.07)), 20, 0, 360,
                     (60, 90, 120, 255), -1)
         out = cv2.rotate(out, cv2.ROTATE_180)
     return out

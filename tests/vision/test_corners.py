@@ -13,7 +13,16 @@ import pytest
 
 from table.rules import Card
 from vision import identify
-from vision.corners import META, MODEL, NO_SUIT, OTHER_RANK, WINDOW_H, WINDOW_W, corner_reader
+from vision.corners import (
+    META,
+    MODEL,
+    NO_SUIT,
+    OTHER_RANK,
+    WINDOW_H,
+    WINDOW_W,
+    combine,
+    corner_reader,
+)
 from vision.index import READ_H, READ_W
 
 Crops = list[tuple[str, str, np.ndarray]]
@@ -120,3 +129,95 @@ def test_a_corner_whose_pip_is_covered_is_taught_as_cannot_tell() -> None:
                 hidden += 1
                 assert changed[rows][pip].mean() >= 0.1
     assert hidden > 0
+
+
+def _corner(rank: int, suit: int, margin: float) -> np.ndarray:
+    """One corner's logits: sure of (rank, suit) by `margin` nats over every other class."""
+    logits = np.zeros(7 + 5)
+    logits[:7], logits[7:] = -margin, -margin
+    logits[rank], logits[7 + suit] = 0.0, 0.0
+    return logits
+
+
+@pytest.mark.parametrize("independence", [0.0, 0.5, 1.0])
+def test_a_corner_that_cannot_tell_leaves_the_other_to_decide(independence: float) -> None:
+    sure = _corner(5, 1, 7.0)   # the ace of hearts
+    alone = combine(sure[None], independence)
+    with_covered = combine(np.stack([sure, np.zeros(12)]), independence)
+    assert with_covered.best == (5, 1)
+    assert with_covered.confidence == pytest.approx(alone.confidence)
+    assert with_covered.confidence > 0.98
+    # Turned the other way round, it is the same card.
+    assert combine(np.stack([np.zeros(12), sure]), independence).best == (5, 1)
+    # A corner whose pip is hidden but whose rank shows adds to the rank only.
+    pip_hidden = _corner(5, 1, 7.0)
+    pip_hidden[7:] = 0.0
+    both = combine(np.stack([sure, pip_hidden]), independence)
+    assert both.best == (5, 1) and both.confidence >= alone.confidence - 1e-9
+
+
+def test_a_corner_that_sees_no_index_leaves_the_other_to_decide_as_calibrated() -> None:
+    # Another card's face over a corner can look like no index at all ("other", "none"):
+    # allowing for hidden corners, that speaks for every card alike.
+    sure, no_index = _corner(5, 1, 7.0), _corner(6, 4, 7.0)
+    alone = combine(sure[None])
+    assert combine(np.stack([sure, no_index]), 0.0, 0.0).confidence < 0.5
+    allowed = combine(np.stack([no_index, sure]), 0.0, 0.3)
+    assert allowed.best == (5, 1) and allowed.confidence > 0.9 * alone.confidence
+    # Both corners seeing no index: no card, whatever is allowed for.
+    assert not combine(np.stack([no_index, no_index]), 1.0, 0.3).names_card
+
+
+@pytest.mark.parametrize("independence", [0.0, 0.5, 1.0])
+@pytest.mark.parametrize("hidden", [0.0, 0.3])
+def test_two_corners_naming_different_cards_abstain(independence: float, hidden: float) -> None:
+    ace_of_hearts, king_of_spades = _corner(5, 1, 7.0), _corner(4, 0, 7.0)
+    seen = combine(np.stack([ace_of_hearts, king_of_spades]), independence, hidden)
+    assert seen.confidence < 0.5   # below any threshold calibration can set (at least 0.5)
+    ten_of_hearts = _corner(3, 1, 7.0)   # the same suit, another rank
+    assert combine(np.stack([ace_of_hearts, ten_of_hearts]), independence,
+                   hidden).confidence < 0.5
+
+
+def _lay_across(card: np.ndarray, other: np.ndarray, turn: int, rng: np.random.Generator
+                ) -> np.ndarray:
+    """`card` (READ_SIZE) with `other` (a card's face, READ_SIZE) lying across its top-left
+    corner (turn 0) or its bottom-right one (turn 1) at a random angle and place that hide
+    that corner's index (its first 13 x 32 mm) and leave the other corner's window clear, with
+    a shadow along its edge."""
+    base = cv2.rotate(card, cv2.ROTATE_180) if turn else card.copy()
+    size = (READ_W, READ_H)
+    while True:
+        m = cv2.getRotationMatrix2D((READ_W / 2, READ_H / 2), float(rng.uniform(-60, 60)), 1.0)
+        m[:, 2] += rng.uniform((-50, -60), (35, 50)) - (READ_W / 2, READ_H / 2)
+        mask = cv2.warpAffine(np.ones(other.shape[:2], np.float32), m, size)
+        if (mask[:64, :26] > 0.5).mean() > 0.99 and \
+                not mask[READ_H - WINDOW_H - 2:, READ_W - WINDOW_W - 2:].any():
+            break
+    face = cv2.warpAffine(other, m, size).astype(np.float32)
+    shadow = cv2.GaussianBlur(mask, (0, 0), 3)[:, :, None] * (1 - mask[:, :, None])
+    a = mask[:, :, None]
+    out = np.clip(base * (1 - 0.4 * shadow) * (1 - a) + face * a, 0, 255).astype(np.uint8)
+    return cv2.rotate(out, cv2.ROTATE_180) if turn else out
+
+
+def test_a_card_with_one_index_under_another_card_is_read_from_the_other(
+        unseen_crops: Crops, standard_crops: dict[Card, np.ndarray]) -> None:
+    # Designs the reader never saw, each under a face of a deck it was trained on (kdegames'
+    # standard) lying across one index corner: the other corner reads the card.
+    covers = list(standard_crops.values())
+    crops = [(design, name, img) for design, name, img in unseen_crops
+             if not name.startswith("other")]
+    reader = corner_reader()
+    rng = np.random.default_rng(14)
+    outcome: dict[str, list[str]] = {"read": [], "wrong": [], "abstained": []}
+    for n, (design, name, img) in enumerate(crops):
+        covered = _lay_across(img, covers[n % len(covers)], n % 2, rng)
+        seen = reader.read(covered)
+        sure = seen.names_card and seen.confidence >= reader.abstain_below
+        named = Card.from_index(seen.ranked_cards(1)[0][0]) if sure else None
+        key = "abstained" if named is None else "read" if named == Card.parse(name) \
+            else "wrong"
+        outcome[key].append(f"{design} {name}")
+    assert outcome["wrong"] == []
+    assert len(outcome["read"]) >= 0.75 * len(crops), outcome["abstained"]

@@ -3,10 +3,12 @@
 1. `--gather` first fetches the npm decks (`npm pack`) into ~/.cache/pinochle-train/npm, and
    names the GitHub decks whose snapshot is missing (github_decks.py: how to bring each).
 2. Windows of the training designs, shot through camera.py, train the network from the seed.
-3. Shots of the calibration designs (never trained on) set the abstain threshold: the lowest
-   confidence above every wrong reading among them.
-4. The network is written as ONNX with a JSON beside it (threshold, seed, designs and where
-   they came from), and checked: cv2.dnn must give JAX's logits.
+3. Shots of the calibration designs (never trained on), half of them with one corner covered by
+   a thumb or a face of a training deck (as in a trick or a meld row), set how the two corners
+   are pooled (vision.corners.pool: the `independence` and `hidden` that read the most of them
+   right) and the abstain threshold: the lowest confidence above every wrong reading.
+4. The network is written as ONNX with a JSON beside it (threshold, pooling, seed, designs and
+   where they came from), and checked: cv2.dnn must give JAX's logits.
 Evaluation designs are used by none of this; bench/bench_corners.py reads them.
 Needs the `train` extra (JAX, optax, onnx) and, for the decks, rsvg-convert and npm.
 """
@@ -26,13 +28,18 @@ from typing import Any
 
 import numpy as np
 
-from vision.corners import META, MODEL, CornerReader
+from vision.corners import META, MODEL, WINDOW_H, WINDOW_W, CornerReader, combine
+from vision.index import corner_windows
 
 from . import camera, github_decks, model, samples
 from . import designs as design_list
 from .designs import Design, cache_dir
+from .occlude import cover_corner
 
 NPM_DECKS = ("cardsJS@1.1.1", "@letele/playing-cards@0.1.0")
+# Ways of pooling the two corners calibration chooses from (vision.corners.pool).
+POOLING = tuple((independence, hidden) for independence in (0.0, 0.5, 1.0)
+                for hidden in (0.0, 0.03, 0.1, 0.3, 1.0))
 
 
 def gather() -> None:
@@ -53,31 +60,61 @@ def gather() -> None:
         print(f"left out: {problem}", file=sys.stderr)
 
 
-def readings(reader: CornerReader, cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per card: the card index the exported model names (-1 for none) and its confidence."""
-    named, conf = np.full(len(cards), -1), np.zeros(len(cards))
-    for i, card in enumerate(cards):
-        read = reader.read(card)
+def corner_logits(reader: CornerReader, cards: np.ndarray, batch: int = 256) -> np.ndarray:
+    """Both corners' logits of each READ_SIZE card, as the exported model gives them: N x 2 x K."""
+    out = [reader.logits(np.concatenate([corner_windows(c, WINDOW_W, WINDOW_H)
+                                         for c in cards[i:i + batch]]))
+           for i in range(0, len(cards), batch)]
+    return np.concatenate(out).reshape(len(cards), 2, -1)
+
+
+def readings(logits: np.ndarray, independence: float, hidden: float
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """Per card (both corners' logits): the card index named (-1 for none), its confidence."""
+    named, conf = np.full(len(logits), -1), np.zeros(len(logits))
+    for i, pair in enumerate(logits):
+        read = combine(pair, independence, hidden)
         conf[i] = read.confidence
         if read.names_card:
             named[i] = read.ranked_cards(1)[0][0]
     return named, conf
 
 
-def calibrate(named: np.ndarray, conf: np.ndarray, truth: list[int | None]
-              ) -> tuple[float, dict[str, float]]:
-    """The lowest threshold above every wrong reading of a pinochle face (at least 0.5), and
-    what it gives. (Other faces, 2-8s above all, are no part of a pinochle deck: how many
-    of them it names is reported, not held against the threshold: one Penguins face read as
-    the nine of diamonds would otherwise set it above nearly every sure reading.)"""
+def covered_shots(designs: list[Design], per_face: int, seed: int, covers: list[np.ndarray]
+                  ) -> tuple[np.ndarray, list[int | None]]:
+    """Shots of the pinochle faces of `designs` with one index corner covered (a thumb or one
+    of the faces `covers` lying across it): READ_SIZE cards and their card indices."""
+    rng = np.random.default_rng(seed)
+    cards, truth = [], []
+    for design in designs:
+        for face in design_list.pinochle_faces(design.load()):
+            for _ in range(per_face):
+                cards.append(camera.shoot(cover_corner(face.image, rng, covers), rng))
+                truth.append(face.card.index if face.card is not None else None)
+    return np.stack(cards), truth
+
+
+def calibrate(named: np.ndarray, conf: np.ndarray, truth: list[int | None]) -> float:
+    """The lowest threshold above every wrong reading of a pinochle face (at least 0.5), to
+    six decimals. (Other faces, 2-8s above all, are no part of a pinochle deck: how many of
+    them it names is reported, not held against the threshold: one Penguins face read as the
+    nine of diamonds would otherwise set it above nearly every sure reading.)"""
     want = np.array([-1 if t is None else t for t in truth])
     wrong = (named >= 0) & (named != want) & (want >= 0)
-    threshold = max(0.5, float(np.nextafter(conf[wrong].max(), 1.0)) if wrong.any() else 0.5)
+    worst = float(conf[wrong].max()) if wrong.any() else 0.0
+    return max(0.5, float(np.floor(worst * 1e6) + 1) / 1e6)
+
+
+def figures(named: np.ndarray, conf: np.ndarray, truth: list[int | None], threshold: float
+            ) -> dict[str, float]:
+    """What a threshold gives on readings of shots whose truth is known."""
+    want = np.array([-1 if t is None else t for t in truth])
+    wrong = (named >= 0) & (named != want) & (want >= 0)
     sure = conf >= threshold
     cards = want >= 0
-    return threshold, {
+    return {
         "cards": int(cards.sum()), "other faces": int((~cards).sum()),
-        "wrong below threshold": int(wrong.sum()),
+        "wrong below threshold": int(wrong.sum()), "wrong above": int((wrong & sure).sum()),
         "correct": float(((named == want) & sure & cards).sum() / max(cards.sum(), 1)),
         "abstained": float((~sure & cards).sum() / max(cards.sum(), 1)),
         "other faces named": float((sure & ~cards & (named >= 0)).sum()
@@ -143,9 +180,26 @@ def main(argv: list[str] | None = None) -> int:
     # drawn ones include deliberately odd pips that no printed deck has.
     real = [d for d in calibration if not d.name.startswith("synth-")] or calibration
     cards, truth, _ = samples.card_shots(real, args.calibration_shots, args.seed + 1)
-    threshold, figures = calibrate(*readings(CornerReader(onnx_path, meta_path), cards), truth)
-    log(f"calibration on {', '.join(d.name for d in real)}: threshold {threshold:.4f}, "
-        f"{figures}")
+    covers = [f.image for d in cover_designs(train) for f in d.load()]
+    covered, covered_truth = covered_shots(real, args.calibration_shots, args.seed + 2, covers)
+    logits = corner_logits(CornerReader(onnx_path, meta_path), np.concatenate([cards, covered]))
+    every = truth + covered_truth
+    choices = []
+    for independence, hidden in POOLING:
+        read = readings(logits, independence, hidden)
+        threshold = calibrate(*read, every)
+        choices.append((figures(*read, every, threshold)["correct"], -independence, -hidden,
+                        threshold, read))
+        log(f"independence {independence}, hidden {hidden}: threshold {threshold:.6f}, "
+            f"{choices[-1][0]:.2%} of all calibration shots read right")
+    # The pooling that reads the most right (on a tie, the one closer to a plain mean).
+    _, independence, hidden, threshold, (named, conf) = max(choices, key=lambda c: c[:3])
+    independence, hidden = -independence, -hidden
+    figures_clean = figures(named[:len(cards)], conf[:len(cards)], truth, threshold)
+    figures_covered = figures(named[len(cards):], conf[len(cards):], covered_truth, threshold)
+    log(f"calibration on {', '.join(d.name for d in real)}: independence {independence}, "
+        f"hidden {hidden}, threshold {threshold:.6f}, {figures_clean}; "
+        f"one corner covered: {figures_covered}")
     if args.calibrate_only and "designs" in info:
         # The model was trained on what its JSON says, whatever designs.py now lists.
         trained = [d for d in info["designs"] if d["split"] == "train"]
@@ -160,7 +214,8 @@ def main(argv: list[str] | None = None) -> int:
         info["designs"] = [{"name": d.name, "source": d.source,
                             "split": d.split if d in real or d.split != "calibration"
                             else "calibration (unused)"} for d in _manifest(everything)]
-    info |= {"abstain_below": round(threshold, 6), "calibration": figures}
+    info |= {"abstain_below": threshold, "independence": independence, "hidden": hidden,
+             "calibration": figures_clean | {"one corner covered": figures_covered}}
     meta_path.write_text(json.dumps(info, indent=1) + "\n")
     log(f"wrote {onnx_path} ({onnx_path.stat().st_size // 1024} KB) and {meta_path}")
     return 0
@@ -172,10 +227,13 @@ def _cached_windows(train: list[Design], per_face: dict[str, int], seed: int,
     design, each from its own seed, so adding a design makes only its windows)."""
     code = "".join((Path(__file__).parent / f).read_text()
                    for f in ("camera.py", "synth.py", "samples.py", "occlude.py"))
+    printed = cover_designs(train)
+    _COVERS[:] = [f.image for d in printed for f in d.load()]
     todo = []
     for design in train:
         shots = per_face.get(design.name, per_face["*"])
-        key = hashlib.sha1(json.dumps([design.name, design.source, shots, seed]).encode()
+        key = hashlib.sha1(json.dumps([design.name, design.source, shots, seed,
+                                       [(d.name, d.source) for d in printed]]).encode()
                            + code.encode()).hexdigest()[:16]
         todo.append((design, {"*": shots}, _design_seed(seed, design.name),
                      cache_dir() / "windows" / f"{design.name}-{key}.npz"))
@@ -190,11 +248,17 @@ def _cached_windows(train: list[Design], per_face: dict[str, int], seed: int,
                              for f in ("x", "ranks", "suits")))
 
 
+def cover_designs(designs: list[Design]) -> list[Design]:
+    """The printed decks among `designs` (not font-drawn), whose faces lie across corners."""
+    return [d for d in designs if not d.name.startswith("synth-")]
+
+
 def _design_seed(seed: int, name: str) -> int:
     return int(hashlib.sha1(f"{seed}:{name}".encode()).hexdigest()[:12], 16)
 
 
 _JOBS: list[tuple[Design, dict[str, int], int, Path]] = []
+_COVERS: list[np.ndarray] = []   # faces of the training decks, to lie across corners
 
 
 def _design_windows(job: int) -> samples.Windows:
@@ -202,7 +266,7 @@ def _design_windows(job: int) -> samples.Windows:
     if path.exists():
         with np.load(path) as saved:
             return samples.Windows(saved["x"], saved["ranks"], saved["suits"])
-    data = samples.training_windows([design], per_face, seed)
+    data = samples.training_windows([design], per_face, seed, covers=_COVERS)
     path.parent.mkdir(parents=True, exist_ok=True)
     part = path.with_suffix(".part.npz")
     np.savez(part, x=data.x, ranks=data.ranks, suits=data.suits)

@@ -4,7 +4,7 @@ corners of every shot kept; plus "no index" windows (the middles of faces, blank
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,11 +36,12 @@ def shots(faces: Iterable[Face], per_face: int, rng: np.random.Generator
 
 
 def training_windows(designs: Iterable[Design], per_face: dict[str, int], seed: int,
-                     middles: float = 0.3, blanks: float = 0.05, covered: float = 0.2
-                     ) -> Windows:
+                     middles: float = 0.3, blanks: float = 0.05, covered: float = 0.25,
+                     covers: Sequence[np.ndarray] = ()) -> Windows:
     """Both corners of every shot of every face of `designs` (per_face[design.name] shots,
     or per_face["*"]), shot rough (camera.py), about `covered` of them with something over a
-    corner (occlude.py: labels UNKNOWN where it hides the rank or the pip); middle windows
+    corner (occlude.py: labels UNKNOWN where it hides the rank or the pip; a card lying across
+    is one of the printed faces `covers`, BGRA, when given); middle windows
     (about `middles` per shot) and blank windows (both corners of about `blanks` blank crops
     per shot)."""
     rng = np.random.default_rng(seed)
@@ -51,7 +52,7 @@ def training_windows(designs: Iterable[Design], per_face: dict[str, int], seed: 
         count = per_face.get(design.name, per_face["*"])
         for face in design.load():
             for _ in range(count):
-                seen = occlude(face, rng) if rng.random() < covered else None
+                seen = occlude(face, rng, faces=covers) if rng.random() < covered else None
                 image, labels = seen if seen is not None else \
                     (face.image, [(face.rank, face.suit)] * 2)
                 xs.extend(camera.shoot_corners(image, rng, rough=True))
