@@ -48,7 +48,7 @@ from bench.unseen_decks import make_deck, unseen_dir
 from table.rules import ALL_CARDS, Card, CardPlayed
 from vision.build_atlas import profile_from_decks, readable_decks
 from vision.calibration import calibrate
-from vision.detect import card_outlines, find_cards, grow, order_corners, straighten
+from vision.detect import Detection, card_outlines, find_cards, grow, order_corners, straighten
 from vision.faces import flatten, load_deck, load_face_folder
 from vision.index import PATCH_H, PATCH_W, READ_H, READ_W
 from vision.mat import mat_layout
@@ -214,8 +214,8 @@ def cloth_scenes(decks: dict[str, Path], frames: int, seed: int) -> dict[str, An
                     counts[2] += card == item.card
                     total["wrong"] += card is not None and card != item.card
                     total["abstained"] += card is None
-    for cloth, (laid, found, read) in per_cloth.items():
-        print(f"  {cloth:6s} found {found}/{laid}, read {read}")
+    for cloth, (laid_n, found_n, read_n) in per_cloth.items():
+        print(f"  {cloth:6s} found {found_n}/{laid_n}, read {read_n}")
     return total
 
 
@@ -238,7 +238,9 @@ def photo_dir() -> Path | None:
 def photos(folder: Path, limit: int | None = None) -> dict[str, Any]:
     """find_cards on the real photos (measured only: nothing is tuned on them). A labelled card
     is found when an outline contains the centres of all its labelled corner boxes, read when
-    such an outline's reading names it; a misread is such an outline naming another card."""
+    such an outline's reading names it. A misread is an outline naming a card none of whose
+    labelled corners lies inside it (a card partly under another is rightly read from its one
+    corner, though its whole outline also holds the top card's corners)."""
     classes = (folder / "classes.txt").read_text().split()
     tally = dict.fromkeys(("photos", "cards", "found", "read", "wrong", "other_card",
                            "seconds"), 0.0)
@@ -248,32 +250,34 @@ def photos(folder: Path, limit: int | None = None) -> dict[str, Any]:
         if frame is None or not label_path.exists():
             continue
         h, w = frame.shape[:2]
-        boxes: dict[str, list[tuple[float, float]]] = {}
+        boxes: dict[Card, list[tuple[float, float]]] = {}
         for line in label_path.read_text().splitlines():
             parts = line.split()
-            if len(parts) == 5:
-                boxes.setdefault(classes[int(parts[0])], []).append(
-                    (float(parts[1]) * w, float(parts[2]) * h))
+            if len(parts) != 5:
+                continue
+            try:
+                card = Card.parse(classes[int(parts[0])].upper())
+            except ValueError:   # a joker or a card below the nine: not a pinochle card
+                tally["other_card"] += 1
+                continue
+            boxes.setdefault(card, []).append((float(parts[1]) * w, float(parts[2]) * h))
         start = time.process_time()
         found = find_cards(frame)
         tally["seconds"] += time.process_time() - start
         tally["photos"] += 1
-        for name, centres in boxes.items():
-            try:
-                card = Card.parse(name.upper())
-            except ValueError:   # a joker or a card below the nine: not a pinochle card
-                tally["other_card"] += 1
-                continue
+
+        def inside(d: Detection, centre: tuple[float, float]) -> bool:
+            return cv2.pointPolygonTest(d.corners.reshape(-1, 1, 2), centre, False) >= 0
+
+        for d in found:
+            named = d.reading.card
+            tally["wrong"] += named is not None and not any(
+                inside(d, c) for c in boxes.get(named, []))
+        for card, centres in boxes.items():
             tally["cards"] += 1
-            holding = [d for d in found if all(
-                cv2.pointPolygonTest(d.corners.reshape(-1, 1, 2), c, False) >= 0
-                for c in centres)]
-            if not holding:
-                continue
-            tally["found"] += 1
-            named = {d.reading.card for d in holding} - {None}
-            tally["read"] += card in named
-            tally["wrong"] += bool(named - {card})
+            holding = [d for d in found if all(inside(d, c) for c in centres)]
+            tally["found"] += bool(holding)
+            tally["read"] += any(d.reading.card == card for d in holding)
     return tally
 
 
@@ -503,15 +507,15 @@ def main() -> int:
                     "tracker_asked": round(lat["asked"], 4),
                     "still_to_event_frames_median": lat["median_frames"],
                     "still_to_event_frames_max": lat["max_frames"]}
-    unseen = reading(decks, args.held_out, args.seed, args.jobs, args.per_scene,
-                     held_out=True) if args.held_out else None
-    if unseen:
+    held = reading(decks, args.held_out, args.seed, args.jobs, args.per_scene,
+                   held_out=True) if args.held_out else None
+    if held:
         print(f"decks never seen (profile of the other {len(decks) - 1}): read "
-              f"{unseen['cards']} cards: correct {unseen['correct']:.2%}, silent misreads "
-              f"{unseen['misread']:.2%}, abstained {unseen['abstained']:.2%}")
-    extra = {"unseen_deck_correct": round(unseen["correct"], 4),
-             "unseen_deck_misread": round(unseen["misread"], 4),
-             "unseen_deck_abstained": round(unseen["abstained"], 4)} if unseen else {}
+              f"{held['cards']} cards: correct {held['correct']:.2%}, silent misreads "
+              f"{held['misread']:.2%}, abstained {held['abstained']:.2%}")
+    extra = {"unseen_deck_correct": round(held["correct"], 4),
+             "unseen_deck_misread": round(held["misread"], 4),
+             "unseen_deck_abstained": round(held["abstained"], 4)} if held else {}
     print(json.dumps({"bench": "vision", "decks": len(decks), "cards_read": read["cards"],
                       "correct": round(read["correct"], 5), "misread": round(read["misread"], 6),
                       "misreads": read["misreads"],
