@@ -467,8 +467,9 @@ def _with_corner_cards(found: list[np.ndarray], corner: list[tuple[int, np.ndarr
     """The outlines `found`, less those that take two or more of the cards laid from their
     corners (vision.overlapping) as one, are far bigger than any of those cards over them,
     or lie across such a card that is clearly more paper than they are (a covered card
-    completed the wrong way); with those cards that no outline kept already gives and that
-    look like cards."""
+    completed the wrong way); with those cards that look like cards and that no outline
+    kept gives already, that hold no two outlines kept (two cards side by side make a
+    card's shape too) and, when only one of their corners was seen, overlap none."""
     if not corner:
         return found
     longest = max(max(_sides(q)) for _, q in corner)
@@ -490,6 +491,11 @@ def _with_corner_cards(found: list[np.ndarray], corner: list[tuple[int, np.ndarr
         kept.append(quad)
     for seen, quad in corner:
         if any(same_card(quad, k) for k in kept):
+            continue
+        shares = [_guarded(overlap_share, quad, k, default=1.0) for k in kept]
+        holds = sum(_guarded(_shared, quad, k, default=0.0) > HELD_CARD * cv2.contourArea(k)
+                    for k in kept)
+        if holds >= 2 or (seen < 2 and any(share > RIVALS for share in shares)):
             continue
         if _guarded(looks_like_card, frame, quad, default=False):
             kept.append(quad)
