@@ -8,8 +8,9 @@ most like a card) with cards at different sizes laid apart, fanned, piled (only 
 card under another showing) or in overlapping pairs, each with its shadow, under uneven light,
 then blurred, noisy and JPEG-compressed. The "overlap" layout is two or three cards at 1.5 to 4
 px/mm and any angles, each covering a corner of another (as a photo of a few cards dropped on a
-table: often only one index of a card shows); bench_busy measures it on its own. Faces are those of the corner reader's training
-designs (`training_decks`), never its calibration or evaluation ones.
+table: often only one index of a card shows); bench_busy measures it on its own. Faces are
+those of the corner reader's training designs (`training_decks`), never its calibration or
+evaluation ones.
 """
 
 from __future__ import annotations
@@ -292,8 +293,9 @@ def busy_scene(faces: dict[Card, np.ndarray], rng: np.random.Generator,
     sizes), fanned (each card turned and shifted from the one under it by `spread` of a card's
     length), piled, or a pair overlapping along a long side; groups get a card or two apart
     besides. Or OVERLAP: two or three cards only, each over a corner of another
-    (`_overlapping`), as small as 1.5 px/mm, with shadows from none to strong. `cards=False` gives the ground alone. Returns the frame and the cards, the top
-    one first."""
+    (`_overlapping`), as small as 1.5 px/mm, with shadows from none to strong.
+    `cards=False` gives the ground alone. Returns the frame and the cards, the top one
+    first."""
     w, h = size
     frame = busy_texture(kind or TEXTURES[int(rng.integers(len(TEXTURES)))], rng, size)
     if layout is None:

@@ -457,9 +457,8 @@ def _to_frame(quad: np.ndarray, scale: float) -> np.ndarray:
 
 def _faint_edges(small: np.ndarray) -> np.ndarray:
     """The frame's edges, faint ones too (a card over another of its own white)."""
-    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    edges = cv2.Canny(cv2.GaussianBlur(gray, (5, 5), 1.0), *CANNY_LEVELS[1])
-    return cv2.dilate(edges, _KERNEL3)
+    gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 1.0)
+    return cv2.dilate(cv2.Canny(gray, *CANNY_LEVELS[1]), _KERNEL3)
 
 
 def _with_corner_cards(found: list[np.ndarray], corner: list[tuple[int, np.ndarray]],

@@ -241,29 +241,25 @@ def corner_cards(light: np.ndarray, edges: np.ndarray,
                  hints: list[tuple[float, float]] | None = None
                  ) -> list[tuple[int, np.ndarray]]:
     """Cards found from the corners that show (see the module's docstring) in a mask of the
-    frame's light colourless pixels (`light`, 255) and its edges (Canny, same size), each with
-    the number of its corners seen; `hints` are card sizes (short, long side, px) known from
-    elsewhere. A blob whose geometry fails is skipped (debug log)."""
+    frame's light colourless pixels (`light`, 255) and its edges (Canny, the same size), each
+    with the number of its corners seen, best supported first; `hints` are card sizes (short,
+    long side, px) known from elsewhere. A blob whose geometry fails is skipped (debug log)."""
+    scored: list[tuple[float, int, np.ndarray]] = []
     contours, _ = cv2.findContours(light, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     size = light.shape[0] * light.shape[1]
-    blobs: list[list[tuple[float, int, np.ndarray]]] = []
     for contour in contours:
-        area = cv2.contourArea(contour)
-        if not MIN_BLOB * size < area < MAX_BLOB * size:
+        if not MIN_BLOB * size < cv2.contourArea(contour) < MAX_BLOB * size:
             continue
-        x, y, w, h = cv2.boundingRect(contour)
         filled = np.zeros(light.shape, np.uint8)
         cv2.drawContours(filled, [contour], -1, 255, -1)
-        scored: list[tuple[float, int, np.ndarray]] = _guarded(
+        cards: list[tuple[float, int, np.ndarray]] = _guarded(
             blob_cards, contour, filled, edges, hints or [], default=[])
-        if not scored:
+        if not cards:
+            x, y, w, h = cv2.boundingRect(contour)
             log.debug("no card laid from the corners of a blob at %d,%d (%dx%d)", x, y, w, h)
-        blobs.append(scored)
-    # the frame's sure cards size those of every blob; with none, the size most cards laid
-    # from the frame's Ls agree on
-    sure = [max(_sides(q)) for scored in blobs for _, seen, q in scored if seen >= SURE] \
-        or _agreed([s for scored in blobs for s in scored])
-    out: list[tuple[int, np.ndarray]] = []
-    for scored in blobs:
-        out += _guarded(_choose, scored, sure, default=[])
-    return out
+        scored += cards
+    # the frame's sure cards size the others; with none, the size most cards laid from the
+    # frame's Ls agree on
+    sure = [max(_sides(q)) for _, seen, q in scored if seen >= SURE] or _agreed(scored)
+    chosen: list[tuple[int, np.ndarray]] = _guarded(_choose, scored, sure, default=[])
+    return chosen
