@@ -179,17 +179,27 @@ def _corners_seen(quad: np.ndarray, points: np.ndarray) -> int:
     return int((d.min(axis=1) < near).sum())
 
 
+@dataclass(frozen=True)
+class Candidate:
+    """A card laid from an L: its corners, the number of them seen as Ls, its score (that
+    number and the share of its sides on the frame's edges) and the L it was laid from."""
+
+    quad: np.ndarray
+    seen: int
+    score: float
+    ell: Ell
+
+
 def blob_cards(contour: np.ndarray, filled: np.ndarray, edges: np.ndarray,
-               hints: list[tuple[float, float]]) -> list[tuple[float, int, np.ndarray]]:
-    """The cards that can be laid from the Ls of one blob (its outline, the blob filled, the
-    frame's edges), each with its score (corners seen as Ls, and the share of its sides on
-    edges) and the number of its corners seen."""
+               hints: list[tuple[float, float]]) -> list[Candidate]:
+    """The cards that can be laid from the Ls of one blob (its outline, the blob filled,
+    the frame's edges)."""
     reach = max(MIN_STRETCH, STRETCH * math.sqrt(cv2.contourArea(contour)))
     found, whole = ells(contour, reach)
     if not found:
         return []
     points = np.array([e.point for e in found], np.float32)
-    scored = []
+    out = []
     for ell in found:
         for size in _sizes(whole, hints):
             for quad in _laid(ell, size):
@@ -199,34 +209,36 @@ def blob_cards(contour: np.ndarray, filled: np.ndarray, edges: np.ndarray,
                 support = _on_edges(quad, edges)
                 if seen < 2 and support < SUPPORT:
                     continue
-                scored.append((seen + support, seen, order_corners(quad)))
-    return scored
+                out.append(Candidate(order_corners(quad), seen, seen + support, ell))
+    return out
 
 
-def _agreed(scored: list[tuple[float, int, np.ndarray]]) -> list[float]:
+def _agreed(cards: list[Candidate]) -> list[float]:
     """The long side that the most (by score) of these cards have, give or take SIZE_AGREES;
     [] with no card."""
-    longs = [max(_sides(q)) for _, _, q in scored]
-    votes = [sum(sc for (sc, _, _), other in zip(scored, longs, strict=True)
+    longs = [max(_sides(c.quad)) for c in cards]
+    votes = [sum(c.score for c, other in zip(cards, longs, strict=True)
                  if abs(other / long_ - 1) < SIZE_AGREES) for long_ in longs]
     return [longs[int(np.argmax(votes))]] if longs else []
 
 
-def _choose(scored: list[tuple[float, int, np.ndarray]], sure: list[float]
-            ) -> list[tuple[int, np.ndarray]]:
-    """The cards of a blob, best first, each once. A card with fewer than SURE corners seen
-    must be of the size of a card with that many in the frame (`sure`, their long sides),
-    when there is one (a card laid from an L with the size of its short side taken for its
-    long one fits in the blob too)."""
+def _choose(cards: list[Candidate], sure: list[float]) -> list[tuple[int, np.ndarray]]:
+    """The cards, best first, each once. A card with fewer than SURE corners seen gives way
+    to one laid from the same L with the size of a card with that many in the frame (`sure`,
+    their long sides; a card laid with the size of its short side taken for its long one
+    fits in the blob too), when there is such a one."""
+    def agrees(card: Candidate) -> bool:
+        return any(abs(max(_sides(card.quad)) / long_ - 1) < SIZE_AGREES for long_ in sure)
+
+    sized = {id(c.ell) for c in cards if agrees(c)}
     taken: list[tuple[int, np.ndarray]] = []
-    for _, seen, quad in sorted(scored, key=lambda s: -s[0]):
-        if seen < SURE and sure and not any(
-                abs(max(_sides(quad)) / long_ - 1) < SIZE_AGREES for long_ in sure):
+    for card in sorted(cards, key=lambda c: -c.score):
+        if card.seen < SURE and id(card.ell) in sized and not agrees(card):
             continue
-        area = cv2.contourArea(quad)
-        if any(_shared(quad, t) > KEEP * min(area, cv2.contourArea(t)) for _, t in taken):
+        area = cv2.contourArea(card.quad)
+        if any(_shared(card.quad, t) > KEEP * min(area, cv2.contourArea(t)) for _, t in taken):
             continue
-        taken.append((seen, quad))
+        taken.append((card.seen, card.quad))
         if len(taken) >= MAX_CARDS:
             break
     return taken
@@ -244,7 +256,7 @@ def corner_cards(light: np.ndarray, edges: np.ndarray,
     frame's light colourless pixels (`light`, 255) and its edges (Canny, the same size), each
     with the number of its corners seen, best supported first; `hints` are card sizes (short,
     long side, px) known from elsewhere. A blob whose geometry fails is skipped (debug log)."""
-    scored: list[tuple[float, int, np.ndarray]] = []
+    scored: list[Candidate] = []
     contours, _ = cv2.findContours(light, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     size = light.shape[0] * light.shape[1]
     for contour in contours:
@@ -252,14 +264,14 @@ def corner_cards(light: np.ndarray, edges: np.ndarray,
             continue
         filled = np.zeros(light.shape, np.uint8)
         cv2.drawContours(filled, [contour], -1, 255, -1)
-        cards: list[tuple[float, int, np.ndarray]] = _guarded(
-            blob_cards, contour, filled, edges, hints or [], default=[])
+        cards: list[Candidate] = _guarded(blob_cards, contour, filled, edges, hints or [],
+                                          default=[])
         if not cards:
             x, y, w, h = cv2.boundingRect(contour)
             log.debug("no card laid from the corners of a blob at %d,%d (%dx%d)", x, y, w, h)
         scored += cards
     # the frame's sure cards size the others; with none, the size most cards laid from the
     # frame's Ls agree on
-    sure = [max(_sides(q)) for _, seen, q in scored if seen >= SURE] or _agreed(scored)
+    sure = [max(_sides(c.quad)) for c in scored if c.seen >= SURE] or _agreed(scored)
     chosen: list[tuple[int, np.ndarray]] = _guarded(_choose, scored, sure, default=[])
     return chosen
