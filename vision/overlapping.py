@@ -1,13 +1,14 @@
 """Cards lying over each other, found from the corners that show:
-`corner_cards(small, light, edges) -> list of 4x2 corners`.
+`corner_cards(light, edges) -> [(corners seen, 4x2 corners)]`.
 
 Two or three cards dropped over each other make one light blob, and the outline of that blob
 is made of straight stretches of their sides. Where two stretches meet at a right angle,
 bulging outwards, a card's corner shows (an "L"). From every L a card is laid along its two
 sides, at a card's size: a side that runs from one L to the next is a whole side, so it gives
-the card's size (63 x 88 mm); else the sizes of the other cards do. A card so laid is kept
-when nearly all of it lies in the blob (the cards over it are light too) and it holds the
-stretches it came from; the cards of a blob are taken best supported first (most of their
+the card's size (63 x 88 mm, that side the short or the long one). Where a card laid so could
+be of either size, the size of the cards surest of (three or four corners seen) wins. A card
+so laid is kept when nearly all of it lies in the blob (the cards over it are light too) and
+it holds the stretches it came from; the cards are taken best supported first (most of their
 corners seen as Ls, most of their sides on the frame's edges), each once. So an outline that
 took two or three cards as one can be cut into its cards, and a card whose corner is covered
 is completed from the corners and sides that show. Thresholds tuned on rendered scenes
@@ -120,10 +121,10 @@ def ells(contour: np.ndarray, reach: float) -> tuple[list[Ell], list[float]]:
     return [e for _, e in found], whole
 
 
-def _sizes(whole: list[float], hints: list[tuple[float, float]]) -> list[tuple[float, float]]:
+def _sizes(whole: list[float]) -> list[tuple[float, float]]:
     """Card sizes (short, long side) to lay from an L: each whole side taken as a short and
-    as a long one, and the `hints`; one of sizes alike."""
-    sizes = list(hints)
+    as a long one; one of sizes alike."""
+    sizes: list[tuple[float, float]] = []
     for side in whole:
         sizes += [(side, side / CARD_ASPECT), (side * CARD_ASPECT, side)]
     out: list[tuple[float, float]] = []
@@ -190,8 +191,8 @@ class Candidate:
     ell: Ell
 
 
-def blob_cards(contour: np.ndarray, filled: np.ndarray, edges: np.ndarray,
-               hints: list[tuple[float, float]]) -> list[Candidate]:
+def blob_cards(contour: np.ndarray, filled: np.ndarray, edges: np.ndarray
+               ) -> list[Candidate]:
     """The cards that can be laid from the Ls of one blob (its outline, the blob filled,
     the frame's edges)."""
     reach = max(MIN_STRETCH, STRETCH * math.sqrt(cv2.contourArea(contour)))
@@ -201,7 +202,7 @@ def blob_cards(contour: np.ndarray, filled: np.ndarray, edges: np.ndarray,
     points = np.array([e.point for e in found], np.float32)
     out = []
     for ell in found:
-        for size in _sizes(whole, hints):
+        for size in _sizes(whole):
             for quad in _laid(ell, size):
                 if _share_in(quad, filled) < INSIDE:
                     continue
@@ -249,13 +250,11 @@ def _shared(a: np.ndarray, b: np.ndarray) -> float:
     return float(area)
 
 
-def corner_cards(light: np.ndarray, edges: np.ndarray,
-                 hints: list[tuple[float, float]] | None = None
-                 ) -> list[tuple[int, np.ndarray]]:
+def corner_cards(light: np.ndarray, edges: np.ndarray) -> list[tuple[int, np.ndarray]]:
     """Cards found from the corners that show (see the module's docstring) in a mask of the
     frame's light colourless pixels (`light`, 255) and its edges (Canny, the same size), each
-    with the number of its corners seen, best supported first; `hints` are card sizes (short,
-    long side, px) known from elsewhere. A blob whose geometry fails is skipped (debug log)."""
+    with the number of its corners seen, best supported first. A blob whose geometry fails
+    is skipped (debug log)."""
     scored: list[Candidate] = []
     contours, _ = cv2.findContours(light, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     size = light.shape[0] * light.shape[1]
@@ -264,8 +263,7 @@ def corner_cards(light: np.ndarray, edges: np.ndarray,
             continue
         filled = np.zeros(light.shape, np.uint8)
         cv2.drawContours(filled, [contour], -1, 255, -1)
-        cards: list[Candidate] = _guarded(blob_cards, contour, filled, edges, hints or [],
-                                          default=[])
+        cards: list[Candidate] = _guarded(blob_cards, contour, filled, edges, default=[])
         if not cards:
             x, y, w, h = cv2.boundingRect(contour)
             log.debug("no card laid from the corners of a blob at %d,%d (%dx%d)", x, y, w, h)
