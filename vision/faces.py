@@ -22,6 +22,11 @@ from table.rules import ALL_CARDS, Card, Rank, Suit
 CARDDECKS = Path("/usr/share/carddecks")
 FACE_WIDTH = 252   # canonical face size in pixels: a 63 x 88 mm card at 4 px/mm
 FACE_HEIGHT = 352
+# kdegames decks whose artwork Debian's gnome-cards-data (aisleriot) also ships, as dondorf,
+# paris, ornamental and tigullio. That package is kept for an independent check of the reader,
+# so the project never reads, stores, trains, calibrates or evaluates anything on these.
+SHARED_WITH_RESERVED = ("svg-dondorf", "svg-gm-paris", "svg-nicu-ornamental",
+                        "svg-tigullio-international")
 _RANK_ID = {Rank.ACE: "1", Rank.KING: "king", Rank.QUEEN: "queen", Rank.JACK: "jack",
             Rank.TEN: "10", Rank.NINE: "9"}
 _SUIT_ID = {Suit.SPADES: "spade", Suit.HEARTS: "heart", Suit.CLUBS: "club",
@@ -38,10 +43,12 @@ def default_cache_dir() -> Path:
 
 
 def deck_names() -> list[str]:
-    """Names of the installed kdegames SVG decks ("svg-standard", ...)."""
+    """Names of the installed kdegames SVG decks ("svg-standard", ...), less those shared with
+    the reserved gnome-cards-data (SHARED_WITH_RESERVED)."""
     if not CARDDECKS.is_dir():
         return []
-    return sorted(p.name for p in CARDDECKS.iterdir() if p.is_dir() and _svg_file(p.name))
+    return sorted(p.name for p in CARDDECKS.iterdir()
+                  if p.is_dir() and p.name not in SHARED_WITH_RESERVED and _svg_file(p.name))
 
 
 def _svg_file(deck: str) -> Path | None:
@@ -127,6 +134,9 @@ def load_deck(deck: str, cache_dir: Path | None = None,
     """All 24 faces of a kdegames deck (BGRA, canonical size), rendering missing ones into the
     cache. Raises `DeckUnusable` naming the first face that fails its check (`checked=False`
     skips the check, for decks that are only ever enrolled)."""
+    if deck in SHARED_WITH_RESERVED:
+        raise DeckUnusable(f"{deck} is kept out: its artwork is also in gnome-cards-data, which "
+                           "is reserved for an independent check of the reader")
     cache = (cache_dir or default_cache_dir()) / (deck if checked else f"{deck}-unchecked")
     faces: dict[Card, np.ndarray] = {}
     missing = [c for c in ALL_CARDS if not (cache / f"{c}.png").exists()]  # rendered once

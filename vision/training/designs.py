@@ -24,6 +24,7 @@ from vision.faces import (
     CARDDECKS,
     FACE_HEIGHT,
     FACE_WIDTH,
+    SHARED_WITH_RESERVED,
     DeckUnusable,
     cut_out_card,
     load_deck,
@@ -41,11 +42,6 @@ _KDE_SUIT = {Suit.SPADES: "spade", Suit.HEARTS: "heart", Suit.CLUBS: "club",
 KDE_DECKS = ("svg-ancient-egyptians", "svg-dondorf", "svg-gm-paris", "svg-jolly-royal",
              "svg-nicu-ornamental", "svg-nicu-white", "svg-penguins", "svg-standard",
              "svg-tigullio-international")
-# kdegames decks whose artwork Debian's gnome-cards-data (aisleriot) also ships, as dondorf,
-# paris, ornamental and tigullio. That package is kept for an independent check of the reader,
-# so these are never trained on, calibrated on or used to evaluate it.
-SHARED_WITH_RESERVED = ("svg-dondorf", "svg-gm-paris", "svg-nicu-ornamental",
-                        "svg-tigullio-international")
 # Designs never trained on: calibration sets the abstain threshold, evaluation is the bench.
 # (Decks from GitHub carry their own split: github_decks.DECKS.)
 CALIBRATION = ("svg-penguins", "svg-nicu-white", "letele")
