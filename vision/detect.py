@@ -8,6 +8,8 @@ corners in). Cards that touch or overlap a little are pulled apart: a row of the
 cards of the cards' size, other clumps by eroding the shape until it falls into card-sized
 pieces, or, where their edges touch along a stretch, by cutting it at its deepest notch; a card
 whose white fell apart into pieces (a court picture reaching its edge) is put back together.
+On a busy ground, cards dropped over each other are also laid from the corners that show
+(vision.overlapping): an outline taking two of them as one, or far bigger, gives way to them.
 No frame makes it raise: a geometric step that fails skips its blob (debug log).
 """
 
@@ -22,7 +24,7 @@ import numpy as np
 from .edges import CANNY_LEVELS, OVER_CARDS, edge_outlines, off_cards, overlap_share, same_card
 from .index import READ_H, READ_W
 from .looks import NOT_PAPER, SIDES_SHOWN, looks_like_card, parted, scores
-from .overlapping import corner_cards
+from .overlapping import corner_cards, shared_area
 from .profile import DeckProfile
 from .quads import (
     _NEXT,
@@ -443,22 +445,24 @@ def card_outlines(frame: np.ndarray, min_area_share: float = 0.002,
         sure, mine = _pairs_parted(frame, sure, mine)
         found = sure + mine + [q for q in doubtful if all(
             _guarded(overlap_share, q, m, default=1.0) < OVER_CARDS for m in mine)]
+        # Cards dropped over each other: cut merged outlines into the cards laid from the
+        # corners that show, and complete covered cards from them (vision.overlapping).
         corner: list[tuple[int, np.ndarray]] = _guarded(
-            corner_cards, cv2.bitwise_or(by_cloth, plain), _faint_edges(small), default=[])
-        found = _with_corner_cards(found, [(n, _to_frame(q, scale)) for n, q in corner], frame)
+            _corner_cards, small, cv2.bitwise_or(by_cloth, plain), scale, default=[])
+        found = _guarded(_with_corner_cards, found, corner, frame, default=found)
         found = [q for q in found if _in_frame(q, frame.shape)]
     return found
 
 
-def _to_frame(quad: np.ndarray, scale: float) -> np.ndarray:
-    """A quad found in the frame shrunk by `scale`, in frame pixels, grown by EDGE_GROW."""
-    return grow(((quad + 0.5) / scale - 0.5).astype(np.float32), EDGE_GROW)
-
-
-def _faint_edges(small: np.ndarray) -> np.ndarray:
-    """The frame's edges, faint ones too (a card over another of its own white)."""
+def _corner_cards(small: np.ndarray, light: np.ndarray, scale: float
+                  ) -> list[tuple[int, np.ndarray]]:
+    """vision.overlapping's cards in the frame shrunk by `scale` (`small`, and its `light`
+    mask), in frame pixels grown by EDGE_GROW as the outlines by the white are; its edges
+    are the faint ones too (a card over another of its own white)."""
     gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 1.0)
-    return cv2.dilate(cv2.Canny(gray, *CANNY_LEVELS[1]), _KERNEL3)
+    edges = cv2.dilate(cv2.Canny(gray, *CANNY_LEVELS[1]), _KERNEL3)
+    return [(n, grow(((q + 0.5) / scale - 0.5).astype(np.float32), EDGE_GROW))
+            for n, q in corner_cards(light, edges)]
 
 
 def _with_corner_cards(found: list[np.ndarray], corner: list[tuple[int, np.ndarray]],
@@ -476,14 +480,14 @@ def _with_corner_cards(found: list[np.ndarray], corner: list[tuple[int, np.ndarr
     for quad in found:
         area = cv2.contourArea(quad)
         held = [q for _, q in corner if not same_card(q, quad)
-                and _guarded(_shared, q, quad, default=0.0) > HELD_CARD * cv2.contourArea(q)]
-        over = [q for _, q in corner if _guarded(_shared, q, quad, default=0.0)
-                > HELD_CARD * min(area, cv2.contourArea(q))]
+                and shared_area(q, quad) > HELD_CARD * cv2.contourArea(q)]
+        over = [q for _, q in corner
+                if shared_area(q, quad) > HELD_CARD * min(area, cv2.contourArea(q))]
         if len(held) >= 2 or (over and max(_sides(quad)) > TOO_BIG * longest):
             log.debug("dropped an outline of %d cards laid from their corners", len(held))
             continue
-        rival = [q for n, q in corner if n >= 2 and not same_card(q, quad)
-                 and _guarded(overlap_share, q, quad, default=0.0) > RIVALS]
+        rival = [q for n, q in corner
+                 if n >= 2 and not same_card(q, quad) and overlap_share(q, quad) > RIVALS]
         if rival and _paper(frame, rival[0]) >= _paper(frame, quad) + MORE_PAPER:
             log.debug("dropped an outline across a card laid from its corners")
             continue
@@ -491,9 +495,8 @@ def _with_corner_cards(found: list[np.ndarray], corner: list[tuple[int, np.ndarr
     for seen, quad in corner:
         if any(same_card(quad, k) for k in kept):
             continue
-        shares = [_guarded(overlap_share, quad, k, default=1.0) for k in kept]
-        holds = sum(_guarded(_shared, quad, k, default=0.0) > HELD_CARD * cv2.contourArea(k)
-                    for k in kept)
+        shares = [overlap_share(quad, k) for k in kept]
+        holds = sum(shared_area(quad, k) > HELD_CARD * cv2.contourArea(k) for k in kept)
         if holds >= 2 or (seen < 2 and any(share > RIVALS for share in shares)):
             continue
         if _guarded(looks_like_card, frame, quad, default=False):
@@ -503,11 +506,6 @@ def _with_corner_cards(found: list[np.ndarray], corner: list[tuple[int, np.ndarr
 
 def _paper(frame: np.ndarray, quad: np.ndarray) -> float:
     return _guarded(scores, frame, quad, default=(0.0, 0.0, 1.0, False))[0]
-
-
-def _shared(a: np.ndarray, b: np.ndarray) -> float:
-    area, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
-    return float(area)
 
 
 def _in_frame(quad: np.ndarray, shape: tuple[int, ...]) -> bool:

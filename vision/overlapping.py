@@ -237,7 +237,7 @@ def _choose(cards: list[Candidate], sure: list[float]) -> list[tuple[int, np.nda
         if card.seen < SURE and id(card.ell) in sized and not agrees(card):
             continue
         area = cv2.contourArea(card.quad)
-        if any(_shared(card.quad, t) > KEEP * min(area, cv2.contourArea(t)) for _, t in taken):
+        if any(shared_area(card.quad, t) > KEEP * min(area, cv2.contourArea(t)) for _, t in taken):
             continue
         taken.append((card.seen, card.quad))
         if len(taken) >= MAX_CARDS:
@@ -245,7 +245,8 @@ def _choose(cards: list[Candidate], sure: list[float]) -> list[tuple[int, np.nda
     return taken
 
 
-def _shared(a: np.ndarray, b: np.ndarray) -> float:
+def shared_area(a: np.ndarray, b: np.ndarray) -> float:
+    """The area two convex quads share (pixels squared)."""
     area, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
     return float(area)
 
