@@ -323,8 +323,9 @@ def busy_scene(faces: dict[Card, np.ndarray], rng: np.random.Generator,
     laid = [Laid(names[int(i)], q) for i, q in zip(chosen, quads, strict=False)]
     lift = rng.uniform(0, 0.02 * length, 2) * (1 if rng.random() < 0.5 else -1)
     for item in reversed(laid):   # the bottom card first
+        soft = rng.uniform(1, 0.04 * length)
         strength = rng.uniform(0.0, 0.5) if layout == OVERLAP else rng.uniform(0.15, 0.5)
-        shadow = np.array([*lift, rng.uniform(1, 0.04 * length), strength])
+        shadow = np.array([*lift, soft, strength])
         _paste(frame, faces[item.card], item.corners, shadow)
     frame = _light(frame, rng)
     frame = cv2.GaussianBlur(frame, (0, 0), float(rng.uniform(0.4, 1.2)))
