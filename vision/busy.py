@@ -26,7 +26,8 @@ TEXTURES = ("noise", "stripes", "wood", "blotches", "carpet", "weave", "zigzag",
             "floral", "asphalt")
 LAYOUTS = ("apart", "fan", "pile", "pair")   # drawn at random when no layout is asked for
 OVERLAP = "overlap"   # asked for by name only (bench_busy --layout overlap)
-PX_PER_MM = (1.5, 4.0)   # the overlap layout's card sizes
+PX_PER_MM = (1.5, 4.0)   # the overlap layout's card sizes in a 720 x 720 frame (the photos'
+# size), scaled with the frame's short side
 CARD_MM = 88.0
 # kdegames decks the corner reader trains on (vision/training/designs.py): the busy scenes use
 # these only, so that the reader's calibration and evaluation decks stay unseen (and the decks

@@ -24,7 +24,7 @@ import numpy as np
 from .edges import CANNY_LEVELS, OVER_CARDS, edge_outlines, off_cards, overlap_share, same_card
 from .index import READ_H, READ_W
 from .looks import NOT_PAPER, SIDES_SHOWN, looks_like_card, parted, scores
-from .overlapping import corner_cards, shared_area
+from .overlapping import SIZE_AGREES, SURE, corner_cards, shared_area
 from .profile import DeckProfile
 from .quads import (
     _NEXT,
@@ -472,7 +472,8 @@ def _with_corner_cards(found: list[np.ndarray], corner: list[tuple[int, np.ndarr
     or lie across such a card that is clearly more paper than they are (a covered card
     completed the wrong way); with those cards that look like cards and that no outline
     kept gives already, that hold no two outlines kept (two cards side by side make a
-    card's shape too) and, when only one of their corners was seen, overlap none."""
+    card's shape too), are of the size of a card found (unless surely cards themselves)
+    and, when only one of their corners was seen, overlap none."""
     if not corner:
         return found
     longest = max(max(_sides(q)) for _, q in corner)
@@ -492,8 +493,14 @@ def _with_corner_cards(found: list[np.ndarray], corner: list[tuple[int, np.ndarr
             log.debug("dropped an outline across a card laid from its corners")
             continue
         kept.append(quad)
+    # the frame's card sizes: a card laid from fewer corners than SURE is of one of them (not
+    # a card laid inside a square light patch, such as a marker's white border)
+    longs = [max(_sides(q)) for q in kept] + [max(_sides(q)) for n, q in corner if n >= SURE]
     for seen, quad in corner:
         if any(same_card(quad, k) for k in kept):
+            continue
+        if seen < SURE and longs and not any(
+                abs(max(_sides(quad)) / long_ - 1) < SIZE_AGREES for long_ in longs):
             continue
         shares = [overlap_share(quad, k) for k in kept]
         holds = sum(shared_area(quad, k) > HELD_CARD * cv2.contourArea(k) for k in kept)
