@@ -9,15 +9,16 @@ later play shows the player held a card the rule required; see reneges.py).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from itertools import chain
-from operator import itemgetter
+from operator import add, itemgetter, le
 from typing import Any, Final, NoReturn
 
 from . import notation, scoring, view
 from .auction import Auction
-from .cards import Card, Rank, Suit, index_of
+from .cards import ALL_CARDS, Card, Rank, Suit, index_of
 from .claims import ClaimTooDeep, takes_every_trick
 from .events import (
     BidMade,
@@ -78,14 +79,25 @@ class Game:
     auction, contract, meld and play; hand.py).
 
     Immutable: `apply` returns the next position, each handler building the parts it changes
-    by their typed `replace`. The properties below read the facts of the position from the
-    parts (`game.turn`, `game.high_bid`, `game.trick`, ...)."""
+    by their typed `replace`. The facts of the position are read from the parts: the few read
+    on every event (`game.phase`, `game.turn`, `game.rules`, ...) are attributes copied when
+    the position is made, the others properties (`game.high_bid`, `game.trick`, ...)."""
 
-    __slots__ = ("standing", "hand")
+    __slots__ = ("standing", "hand", "rules", "phase", "turn", "hand_number", "active",
+                 "declarer", "result")
 
     def __init__(self, standing: Standing, hand: Hand) -> None:
         self.standing: Final = standing
         self.hand: Final = hand
+        # the facts read on nearly every event, copied from the parts as plain attributes (in
+        # pure Python, which the Pi runs, a property costs several attribute reads)
+        self.rules: Final[Rules] = standing.rules
+        self.phase: Final[Phase] = hand.phase
+        self.turn: Final[int | None] = hand.turn
+        self.hand_number: Final[int] = standing.hand_number
+        self.active: Final[tuple[int, ...]] = hand.active
+        self.declarer: Final[int | None] = hand.contract.declarer
+        self.result: Final[HandResult | None] = hand.result
 
     # -- construction ---------------------------------------------------------------------
 
@@ -145,10 +157,6 @@ class Game:
     # -- the standing, read from `standing` ---------------------------------------------------
 
     @property
-    def rules(self) -> Rules:
-        return self.standing.rules
-
-    @property
     def names(self) -> tuple[str, ...]:
         return self.standing.names
 
@@ -181,10 +189,6 @@ class Game:
         return self.standing.dealer
 
     @property
-    def hand_number(self) -> int:
-        return self.standing.hand_number
-
-    @property
     def deals_done(self) -> int:
         return self.standing.deals_done
 
@@ -203,18 +207,6 @@ class Game:
     # -- the hand, read from `hand` and its parts ----------------------------------------------
 
     @property
-    def phase(self) -> Phase:
-        return self.hand.phase
-
-    @property
-    def turn(self) -> int | None:
-        return self.hand.turn
-
-    @property
-    def active(self) -> tuple[int, ...]:
-        return self.hand.active
-
-    @property
     def hands(self) -> tuple[tuple[Card, ...], ...] | None:
         return self.hand.hands
 
@@ -225,10 +217,6 @@ class Game:
     @property
     def conceded(self) -> bool:
         return self.hand.conceded
-
-    @property
-    def result(self) -> HandResult | None:
-        return self.hand.result
 
     @property
     def events(self) -> tuple[Event, ...]:
@@ -269,10 +257,6 @@ class Game:
     @property
     def contract(self) -> Contract:
         return self.hand.contract
-
-    @property
-    def declarer(self) -> int | None:
-        return self.hand.contract.declarer
 
     @property
     def bid(self) -> int | None:
@@ -349,19 +333,19 @@ class Game:
 
     def _at(self, phase: Phase, turn: int | None) -> Game:
         """This position with `phase` and `turn`."""
-        return Game(self.standing, self.hand.replace(phase=phase, turn=turn))
+        return Game(self.standing, self.hand.at(phase, turn))
 
     def _to_turn(self, turn: int | None) -> Game:
-        return Game(self.standing, self.hand.replace(turn=turn))
+        return Game(self.standing, self.hand.at(self.phase, turn))
 
     def _with_contract(self, contract: Contract) -> Game:
-        return Game(self.standing, self.hand.replace(contract=contract))
+        return Game(self.standing, self.hand.with_contract(contract))
 
     def _with_play(self, play: TrickPlay) -> Game:
         return Game(self.standing, self.hand.replace(play=play))
 
     def _with_auction(self, auction: Auction) -> Game:
-        return Game(self.standing, self.hand.replace(auction=auction))
+        return Game(self.standing, self.hand.with_auction(self.turn, auction))
 
     def _with_standing(self, standing: Standing) -> Game:
         return Game(standing, self.hand)
@@ -584,7 +568,7 @@ class Game:
 
     def apply(self, event: Event) -> Game:
         """The position after `event`, or `IllegalAction` with the reason."""
-        if self.hand.phase is Phase.GAME_OVER and not isinstance(event, HandAgreed) \
+        if self.phase is _GAME_OVER and not isinstance(event, HandAgreed) \
                 and type(event) not in (Event, Corrected, Undone):
             raise self._refuse("the game is over")
         try:
@@ -768,8 +752,8 @@ class Game:
         live = [s for s in self.active if s not in passed]
         if r.single_round:
             if len(auction.spoke) < len(self.active):
-                return Game(self.standing, self.hand.replace(turn=self._next_active(seat),
-                                                             auction=auction))
+                return Game(self.standing,
+                            self.hand.with_auction(self._next_active(seat), auction))
             if high_bidder is None:
                 return self._with_auction(auction)._all_passed()
             return self._with_auction(auction)._auction_won()
@@ -782,7 +766,7 @@ class Game:
             nxt = self._next_active(nxt)
         if self.active.index(nxt) <= self.active.index(seat):
             auction = auction.next_round()
-        return Game(self.standing, self.hand.replace(turn=nxt, auction=auction))
+        return Game(self.standing, self.hand.with_auction(nxt, auction))
 
     def _all_passed(self) -> Game:
         return self._end_unplayed(scoring.thrown_in(self, "everyone passed", redeal=False))
@@ -862,12 +846,12 @@ class Game:
         cards = tuple(e.cards)
         if len(cards) != r.kitty_size:
             raise g._refuse(f"the kitty has {r.kitty_size} cards, not {len(cards)}")
-        if g.kitty is not None and sorted(g.kitty) != sorted(cards):
+        if g.kitty is not None and card_counts(g.kitty) != card_counts(cards):
             raise g._refuse(f"the kitty dealt was {_fmt(g.kitty)}, not {_fmt(cards)}")
-        g = Game(g.standing, g.hand.replace(kitty=cards,
+        g = Game(g.standing, g.hand.replace(kitty=cards, hands=g._hands_with_kitty(cards),
                                             contract=g.contract.replace(kitty_shown=True)))
         g._check_seen(g.declarer if g.declarer is not None else 0, cards, "kitty")
-        return g._take_kitty()
+        return g
 
     def _reveal_kitty_in_auction(self, e: KittyShown) -> Game:
         """003 option: one more kitty card is turned up after each round of bidding.
@@ -882,16 +866,14 @@ class Game:
         self._check_seen(self.turn or 0, shown, "other")
         return self._with_auction(self.auction.with_revealed(shown))
 
-    def _take_kitty(self) -> Game:
-        """The declarer picks the kitty up (into a known hand)."""
-        if self.hands is None or self.kitty is None or self.declarer is None:
-            return self
+    def _hands_with_kitty(self, kitty: tuple[Card, ...] | None,
+                          ) -> tuple[tuple[Card, ...], ...] | None:
+        """The hands once the declarer has picked `kitty` up (into a known hand)."""
+        hands = self.hands
         d = self.declarer
-        if len(self.hands[d]) > self.rules.hand_size:
-            return self  # already taken
-        hands = list(self.hands)
-        hands[d] = hands[d] + self.kitty
-        return self._with_hand(self.hand.replace(hands=tuple(hands)))
+        if hands is None or kitty is None or d is None or len(hands[d]) > self.rules.hand_size:
+            return hands  # hidden, or already taken
+        return hands[:d] + (hands[d] + kitty,) + hands[d + 1:]
 
     def _on_trump(self, e: TrumpNamed) -> Game:
         g = self._leave_push(e.seat)
@@ -900,8 +882,8 @@ class Game:
         g._expect_turn(e.seat, "name trump")
         if e.seat != g.declarer:
             raise g._refuse(f"only the declarer ({g.name(g.declarer or 0)}) names trump")
-        g = g._take_kitty()
-        g = g._with_contract(g.contract.replace(trump=e.suit))
+        g = Game(g.standing, g.hand.replace(hands=g._hands_with_kitty(g.kitty),
+                                            contract=g.contract.replace(trump=e.suit)))
         return g._advance()
 
     def _on_buried(self, e: Buried) -> Game:
@@ -923,9 +905,8 @@ class Game:
             raise g._refuse(f"only the declarer ({g.name(g.declarer)}) buries")
         if g.phase is Phase.MELD and not r.meld_before_bury:
             raise g._refuse("bury before showing meld")
-        g = g._take_kitty()
         hands = g._lay_aside(e.seat, e.cards, r.bury, "bury", "buried cards cannot be melded: "
-                             "take them out of the meld")
+                             "take them out of the meld", g._hands_with_kitty(g.kitty))
         if e.cards is not None:
             g._check_seen(e.seat, e.cards, "bury")
         g = Game(g.standing, g.hand.replace(hands=hands, contract=g.contract.replace(
@@ -996,7 +977,7 @@ class Game:
             raise self._refuse(f"now {self.name(due.seat)} passes {r.pass_cards} cards to "
                                f"{self.name(due.to_seat or 0)}")
         hands = self._lay_aside(e.seat, e.cards, r.pass_cards, "pass", "the declarer's meld "
-                                "stays on the table: pass back other cards")
+                                "stays on the table: pass back other cards", self.hands)
         if hands is not None and e.cards is not None:
             hands = hands[:e.to_seat] + (hands[e.to_seat] + tuple(e.cards),) + \
                 hands[e.to_seat + 1:]
@@ -1007,23 +988,24 @@ class Game:
         return g._advance()
 
     def _lay_aside(self, seat: int, cards: tuple[Card, ...] | None, count: int, verb: str,
-                   meld_reason: str) -> tuple[tuple[Card, ...], ...] | None:
-        """The hands once `seat` buries or passes `cards`: exactly `count` of them, held, and
+                   meld_reason: str, hands: tuple[tuple[Card, ...], ...] | None,
+                   ) -> tuple[tuple[Card, ...], ...] | None:
+        """`hands` once `seat` buries or passes `cards`: exactly `count` of them, held, and
         none of the meld lying on the table. With hidden hands the cards may be unseen."""
         if cards is None:
-            if self.hands is not None:
+            if hands is not None:
                 raise self._refuse(f"with the hands known, say which cards to {verb}")
             return None
         if len(cards) != count:
             raise self._refuse(f"{verb} exactly {count} cards, not {len(cards)}")
-        if self.hands is None:
+        if hands is None:
             return None
-        rest = _remove(self.hands[seat], cards)
+        rest = _remove(hands[seat], cards)
         if rest is None:
             raise self._refuse(f"{self.name(seat)} does not hold {_fmt(cards)}")
         if self.melds[seat] is not None and _remove(rest, self.meld_cards[seat]) is None:
             raise self._refuse(meld_reason)
-        return self.hands[:seat] + (rest,) + self.hands[seat + 1:]
+        return hands[:seat] + (rest,) + hands[seat + 1:]
 
     def _advance(self) -> Game:
         """Work out the phase after the declarer's choices (trump, bury, passing)."""
@@ -1154,7 +1136,7 @@ class Game:
 
     def _on_play(self, e: CardPlayed) -> Game:
         hand = self.hand
-        if hand.phase is not Phase.PLAY:
+        if self.phase is not _PLAY:
             if hand.phase is not Phase.MELD:
                 raise self._refuse(f"no card can be played now ({hand.phase.value}): "
                                    + _phase_hint(self))
@@ -1204,7 +1186,7 @@ class Game:
         taken = list(now.taken)
         taken[winner] += points
         counters = list(now.counters)
-        counters[winner] += sum([1 for c in cards if c.rank >= Rank.KING])
+        counters[winner] += sum(map(_COUNTERS.__contains__, cards))
         won = list(now.won_tricks)
         won[winner] += 1
         after = TrickPlay(trick, tricks + (trick,), tuple(taken), tuple(counters),
@@ -1256,7 +1238,7 @@ class Game:
                                    f"a trick")
         taken, counters, won = list(self.taken), list(self.counters), list(self.won_tricks)
         taken[e.seat] += card_points(rest, r) + r.points.last_trick
-        counters[e.seat] += sum(1 for c in rest if c.rank >= Rank.KING)
+        counters[e.seat] += sum(map(_COUNTERS.__contains__, rest))
         won[e.seat] += left
         g = self._with_play(self.hand.play.replace(
             taken=tuple(taken), counters=tuple(counters), won_tricks=tuple(won)))
@@ -1334,7 +1316,7 @@ class Game:
     def _on_gathered(self, e: TrickGathered) -> Game:
         hand = self.hand
         p = hand.play
-        if not (hand.trick_full and (hand.phase is Phase.PLAY or (
+        if not (len(p.trick) == len(self.active) and (self.phase is _PLAY or (
                 hand.phase is Phase.HAND_OVER and hand.result is not None and p.tricks))):
             raise self._refuse("there is no finished trick to gather")
         between = TrickPlay((), p.tricks, p.taken, p.counters, p.won_tricks, p.plays,
@@ -1354,30 +1336,38 @@ class Game:
             return
         r = self.rules
         added = card_counts(new)
+        played = [[0] * 24 for _ in range(r.table_seats)]
+        for p in self.plays:
+            played[p.seat][p.card.index] += 1
         total = [0] * 24
         for s in self.active:
-            played = card_counts([p.card for p in self.plays if p.seat == s])
-            if kind == "play" and s == seat:
-                played = [a + b for a, b in zip(played, added, strict=True)]
-            shown = added if kind == "meld" and s == seat else card_counts(self.meld_cards[s])
-            held = [max(a, b) for a, b in zip(played, shown, strict=True)]
-            pile = added if kind == "discard" and s == seat else card_counts(
-                self.discards[s] or ())
-            held = [h + p for h, p in zip(held, pile, strict=True)]
+            held = played[s]
+            mine = s == seat
+            if kind == "play" and mine:
+                held = list(map(add, held, added))
+            if kind == "meld" and mine:
+                held = list(map(max, held, added))
+            elif self.meld_cards[s]:
+                held = list(map(max, held, card_counts(self.meld_cards[s])))
+            pile = self.discards[s]
+            if kind == "discard" and mine:
+                held = list(map(add, held, added))
+            elif pile:
+                held = list(map(add, held, card_counts(pile)))
             if s == self.declarer:
                 buried = added if kind == "bury" else card_counts(self.buried or ())
                 kitty = added if kind == "kitty" else card_counts(
                     self.kitty if self.kitty_shown and self.kitty else ())
-                held = [max(h + b, k) for h, b, k in zip(held, buried, kitty, strict=True)]
-            total = [t + h for t, h in zip(total, held, strict=True)]
+                held = list(map(max, map(add, held, buried), kitty))
+            total = list(map(add, total, held))
         if kind == "other":  # cards seen in no seat's hand yet (kitty turned up in the auction)
-            total = [t + a for t, a in zip(total, added, strict=True)]
-        for i, n in enumerate(total):
-            limit = r.copies if (r.nines or i % 6 != Rank.NINE) else 0
-            if n > limit:
-                card = Card.from_index(i)
-                raise self._refuse(f"the {card.name} has now been seen {n} times, and the "
-                                   f"deck has {limit}: was it misread?")
+            total = list(map(add, total, added))
+        limits = _copies_by_index(r.copies, r.nines)
+        if all(map(le, total, limits)):
+            return
+        i = next(i for i, n in enumerate(total) if n > limits[i])
+        raise self._refuse(f"the {Card.from_index(i).name} has now been seen {total[i]} "
+                           f"times, and the deck has {limits[i]}: was it misread?")
 
     # -- agreeing with a hand's result (agree_hands) --------------------------------------------
 
@@ -1435,6 +1425,19 @@ class Game:
 
 
 _SECOND: Final = itemgetter(1)  # the card of a (seat, card) play
+
+
+@functools.cache
+def _copies_by_index(copies: int, nines: bool) -> tuple[int, ...]:
+    """How many copies of each face (by `Card.index`) the deck has."""
+    return tuple(copies if nines or c.rank is not Rank.NINE else 0 for c in ALL_CARDS)
+
+
+# the phases the hot paths test, as module constants: in pure Python `Phase.PLAY` goes through
+# the enum class's attribute hook, several times the cost of reading a global
+_PLAY: Final = Phase.PLAY
+_GAME_OVER: Final = Phase.GAME_OVER
+_COUNTERS: Final = frozenset(c for c in ALL_CARDS if c.rank >= Rank.KING)  # A, 10, K
 
 
 def new_game(rules: Rules, names: Sequence[str] | None = None, first_dealer: int = 0) -> Game:

@@ -242,6 +242,21 @@ class Hand(Value):
             events,
         )
 
+    def at(self, phase: Phase, turn: int | None) -> Hand:
+        """This hand in `phase` with `turn` to act."""
+        return Hand(phase, turn, self.active, self.hands, self.kitty, self.opening, self.auction,
+                    self.contract, self.melds, self.play, self.conceded, self.result, self.events)
+
+    def with_auction(self, turn: int | None, auction: Auction) -> Hand:
+        """This hand once a seat has spoken: the `auction` and the seat to speak next."""
+        return Hand(self.phase, turn, self.active, self.hands, self.kitty, self.opening, auction,
+                    self.contract, self.melds, self.play, self.conceded, self.result, self.events)
+
+    def with_contract(self, contract: Contract) -> Hand:
+        return Hand(self.phase, self.turn, self.active, self.hands, self.kitty, self.opening,
+                    self.auction, contract, self.melds, self.play, self.conceded, self.result,
+                    self.events)
+
     def with_event(self, event: Event) -> Hand:
         """This hand with `event` recorded as its last move."""
         return Hand(

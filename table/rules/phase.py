@@ -17,3 +17,5 @@ class Phase(enum.Enum):
     PLAY = "play"
     HAND_OVER = "hand-over"
     GAME_OVER = "game-over"
+
+    __hash__ = object.__hash__  # phases are singletons; Enum's own hash runs Python code

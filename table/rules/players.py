@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Iterator, Sequence
-from operator import attrgetter
+from collections.abc import Callable, Iterator, Sequence
+from operator import attrgetter, itemgetter
+from typing import Final
 
 from .cards import ALL_CARDS, ALL_SUITS, Card, Rank, Suit, index_of
 from .events import (
@@ -133,43 +134,46 @@ class SimTable:
 
     def next_event(self, g: Game) -> Event:
         """What the table does next in position `g`."""
-        p = g.hand.phase
-        if p is Phase.PLAY:
+        p = g.phase
+        if p is _PLAY:
             return self._play(g)
-        src = self.source
         if g.agreement_due:  # the other side agrees with the result before the next deal
-            return HandAgreed(seat=g.agreement_due[0], source=src)
-        if p in (Phase.DEAL, Phase.HAND_OVER):
-            return self._next_deal(g)
-        if p is Phase.GAME_OVER:
+            return HandAgreed(seat=g.agreement_due[0], source=self.source)
+        move = _MOVES.get(p)
+        if move is None:
             raise ValueError("the game is over")
-        if p is Phase.DRAW:
-            return self.draws[sum(1 for e in g.events if isinstance(e, StockDrawn))]
-        if p is Phase.AUCTION:
-            return self._speak(g)
-        d = g.declarer
-        assert d is not None
-        if p is Phase.PUSH:
-            if self.estimate(d)[0] < g.rules.push_from_bid:
-                return PushedToDealer(seat=d, source=src)
+        return move(self, g)
+
+    def _draw_turn(self, g: Game) -> Event:
+        return self.draws[sum(1 for e in g.events if isinstance(e, StockDrawn))]
+
+    def _push_or_keep(self, g: Game) -> Event:
+        d = _declarer(g)
+        if self.estimate(d)[0] < g.rules.push_from_bid:
+            return PushedToDealer(seat=d, source=self.source)
+        return KittyShown(cards=tuple(self.kitty), source=self.source)
+
+    def _name_trump(self, g: Game) -> Event:
+        d = _declarer(g)
+        src = self.source
+        if self.rules.kitty_size and not g.kitty_shown:
             return KittyShown(cards=tuple(self.kitty), source=src)
-        if p is Phase.TRUMP:
-            if self.rules.kitty_size and not g.kitty_shown:
-                return KittyShown(cards=tuple(self.kitty), source=src)
-            self._take_kitty(d)
-            value, suit = self.estimate(d)
-            if self.rules.voluntary_set and g.bid is not None and value < g.bid - 60:
-                return Conceded(seat=d, source=src)
-            return TrumpNamed(seat=d, suit=suit, source=src)
-        if p is Phase.BURY:
-            return self._bury(g, d)
-        if p is Phase.PASSING:
-            due = g.pass_due()
-            assert due is not None
-            return self._pass(g, due)
-        if p is Phase.MELD:
-            return self._meld_or_lead(g, d)
-        return self._play(g)
+        self._take_kitty(d)
+        value, suit = self.estimate(d)
+        if self.rules.voluntary_set and g.bid is not None and value < g.bid - 60:
+            return Conceded(seat=d, source=src)
+        return TrumpNamed(seat=d, suit=suit, source=src)
+
+    def _bury_now(self, g: Game) -> Event:
+        return self._bury(g, _declarer(g))
+
+    def _pass_now(self, g: Game) -> Event:
+        due = g.pass_due()
+        assert due is not None
+        return self._pass(g, due)
+
+    def _meld_now(self, g: Game) -> Event:
+        return self._meld_or_lead(g, _declarer(g))
 
     def _next_deal(self, g: Game) -> HandDealt:
         dealer = g.next_dealer
@@ -191,10 +195,12 @@ class SimTable:
         value = self.estimate(seat)[0]
         if r.partnerships:
             value += self._trick_total // 10
-        amount = r.next_bid(g.high_bid)
-        if r.single_round:
-            while r.next_bid(g.high_bid, above=amount) <= value:
-                amount = r.next_bid(g.high_bid, above=amount)
+        high = g.high_bid
+        amount = r.next_bid(high)
+        if r.single_round:  # one bid each: the highest this hand hopes to make
+            above = r.next_bid(high, above=amount)
+            while above <= value:
+                amount, above = above, r.next_bid(high, above=above)
         if amount <= value:
             return BidMade(seat=seat, amount=amount, source=src)
         return Passed(seat=seat, source=src)
@@ -301,7 +307,7 @@ class SimTable:
 
     def _play(self, g: Game) -> Event:
         hand = g.hand
-        if hand.trick_full:
+        if len(hand.play.trick) == len(g.active):  # the trick is full: gather it
             return self._gathered
         seat = hand.turn
         assert seat is not None
@@ -320,7 +326,7 @@ class SimTable:
         hand = g.hand
         trump = hand.contract.trump
         play = hand.play
-        trick = [c for _, c in play.trick]
+        trick = list(map(_CARD, play.trick))
         legal = playable(self.hands[seat], trick, trump, self.rules, not trick and not play.tricks)
         if not trick:  # the first of the highest cards, a trump if there is one
             return max(legal, key=_lead_order(trump).__getitem__)
@@ -360,6 +366,26 @@ class SimTable:
             self._estimate.clear()
 
 
+def _declarer(g: Game) -> int:
+    d = g.declarer
+    assert d is not None
+    return d
+
+
+# what the table does in each phase but the play (`SimTable.next_event`)
+_MOVES: Final[dict[Phase, Callable[[SimTable, Game], Event]]] = {
+    Phase.DEAL: SimTable._next_deal,
+    Phase.HAND_OVER: SimTable._next_deal,
+    Phase.DRAW: SimTable._draw_turn,
+    Phase.AUCTION: SimTable._speak,
+    Phase.PUSH: SimTable._push_or_keep,
+    Phase.TRUMP: SimTable._name_trump,
+    Phase.BURY: SimTable._bury_now,
+    Phase.PASSING: SimTable._pass_now,
+    Phase.MELD: SimTable._meld_now,
+}
+
+
 def _beats(card: Card, top: Card, led: Suit, trump: Suit | None) -> bool:
     """Whether `card`, played now, would take the trick from `top` (the card winning it)."""
     if card.suit is top.suit:
@@ -368,6 +394,8 @@ def _beats(card: Card, top: Card, led: Suit, trump: Suit | None) -> bool:
 
 
 _RANK = attrgetter("rank")
+_CARD = itemgetter(1)  # the card of a (seat, card) play
+_PLAY: Final = Phase.PLAY  # read as a global: `Phase.PLAY` goes through the enum class's hook
 
 
 @functools.cache

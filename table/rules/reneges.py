@@ -11,21 +11,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Final
 
-from .cards import Card, Suit, multiset_union
-from .tricks import play_error
+from .cards import Card, Suit, index_of, multiset_union
+from .tricks import is_legal_play, play_error
+from .values import Value
 from .variants import Rules
 
 
-class Play(NamedTuple):
+class Play(Value):
     """One card played: who, which, at which trick (1-based), onto which cards."""
 
-    seat: int
-    card: Card
-    trick: int
-    before: tuple[Card, ...]
-    first_lead: bool
+    FIELDS = ("seat", "card", "trick", "before", "first_lead")
+    __slots__ = FIELDS
+
+    def __init__(self, seat: int, card: Card, trick: int, before: tuple[Card, ...],
+                 first_lead: bool) -> None:
+        self.seat: Final = seat
+        self.card: Final = card
+        self.trick: Final = trick
+        self.before: Final = before
+        self.first_lead: Final = first_lead
 
 
 @dataclass(frozen=True)
@@ -48,14 +54,21 @@ def prove_reneges(plays: Sequence[Play], meld_cards: Sequence[Sequence[Card]],
         return ()
     seat = plays[-1].seat
     mine = [p for p in plays if p.seat == seat]
+    cards = [p.card for p in mine]
     proven = {(r.seat, r.trick) for r in known}
     found: list[Renege] = []
-    meld = list(meld_cards[seat])
+    held = list(meld_cards[seat])  # the meld still in hand after each play (less the plays)
     for i, p in enumerate(mine):
+        j = index_of(held, p.card)
+        if j >= 0:
+            del held[j]
         if (seat, p.trick) in proven:
             continue
-        later = [q.card for q in mine[i + 1:]]
-        held = _held_meld(meld, [q.card for q in mine[:i + 1]])
+        later = cards[i + 1:]
+        # legality reads only which faces a hand holds: most plays are cleared by the faces
+        # alone, and only a refused one is worked out with its cards as a multiset
+        if is_legal_play(p.card, {*later, *held, p.card}, p.before, trump, rules, p.first_lead):
+            continue
         known_hand = multiset_union(later, held)
         err = play_error(p.card, [*known_hand, p.card], list(p.before), trump, rules,
                          p.first_lead)
@@ -69,14 +82,6 @@ def prove_reneges(plays: Sequence[Play], meld_cards: Sequence[Sequence[Card]],
                 f"{when} ({err.text})")
         found.append(Renege(seat, p.trick, p.card, w, err.rule, text))
     return tuple(found)
-
-
-def _held_meld(meld: list[Card], played_so_far: list[Card]) -> list[Card]:
-    rest = list(meld)
-    for c in played_so_far:
-        if c in rest:
-            rest.remove(c)
-    return rest
 
 
 def _lead_words(p: Play, trump: Suit | None) -> str:

@@ -20,7 +20,6 @@ hand known from later plays proves a renege.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
@@ -198,8 +197,17 @@ def card_points(cards: Iterable[Card], rules: Rules) -> int:
     return sum([values[c.index] for c in cards])
 
 
-@functools.cache
 def points_by_index(points: CardPoints) -> tuple[int, ...]:
     """What each face is worth in tricks, indexed by `Card.index` (worked out once a scheme)."""
-    by_rank = points.by_rank()
-    return tuple(by_rank[c.rank] for c in ALL_CARDS)
+    # kept by the scheme's identity: hashing its fields would cost more than adding a trick up
+    # (the entry holds the scheme, so its id is not reused while it is there)
+    found = _POINTS.get(id(points))
+    if found is None or found[0] is not points:
+        if len(_POINTS) > 256:
+            _POINTS.clear()
+        by_rank = points.by_rank()
+        found = _POINTS[id(points)] = (points, tuple(by_rank[c.rank] for c in ALL_CARDS))
+    return found[1]
+
+
+_POINTS: Final[dict[int, tuple[CardPoints, tuple[int, ...]]]] = {}
