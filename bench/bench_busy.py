@@ -3,10 +3,13 @@ fanned, piled and in overlapping pairs, shadows, uneven light; faces of the corn
 training decks): the tuning set of find_cards' busy-background path. A card is found, as on the
 real photos, when an outline holds the centres of its corner indices that show. An outline
 holding no card's indices is a false one; one holding two cards' indices without being either
-card is a merged one; every eighth scene has no card at all (its outlines are all false).
+card is a merged one; every eighth scene has no card at all (its outlines are all false). Also
+counted: cards with an outline true to the laid card (its corners within edges.SAME).
 Prints figures per texture and one JSON line. Tune with the default seed; measure with another.
+`--layout overlap`: every scene two or three cards each over a corner of another (as in a
+photo of a few cards dropped on a table), instead of the mix of layouts.
 
-    .venv/bin/python bench/bench_busy.py --scenes 200 --seed 7
+    .venv/bin/python bench/bench_busy.py --scenes 200 --seed 7 [--layout overlap]
 """
 
 from __future__ import annotations
@@ -19,7 +22,15 @@ import time
 import cv2
 import numpy as np
 
-from vision.busy import TEXTURES, Laid, busy_scene, index_centres, training_decks
+from vision.busy import (
+    LAYOUTS,
+    OVERLAP,
+    TEXTURES,
+    Laid,
+    busy_scene,
+    index_centres,
+    training_decks,
+)
 from vision.detect import card_outlines
 from vision.edges import same_card
 
@@ -31,10 +42,13 @@ def _holds(quad: np.ndarray, centres: list[tuple[float, float]]) -> bool:
         cv2.pointPolygonTest(quad.reshape(-1, 1, 2), c, False) >= 0 for c in centres)
 
 
-def judge(outlines: list[np.ndarray], laid: list[Laid]) -> tuple[int, int, int]:
-    """Cards found, false outlines and merged outlines in one scene."""
+def judge(outlines: list[np.ndarray], laid: list[Laid]) -> tuple[int, int, int, int]:
+    """Cards found, false outlines and merged outlines in one scene, and cards found by an
+    outline true to the card (edges.same_card: every corner within SAME of its short side)."""
     shown = index_centres(laid)
     found = sum(any(_holds(q, c) for q in outlines) for c in shown if c)
+    true = sum(any(same_card(q, item.corners) for q in outlines)
+               for item, c in zip(laid, shown, strict=True) if c)
     false = merged = 0
     for quad in outlines:
         held = sum(_holds(quad, c) for c in shown)
@@ -42,28 +56,36 @@ def judge(outlines: list[np.ndarray], laid: list[Laid]) -> tuple[int, int, int]:
             continue
         false += held == 0
         merged += held >= 2
-    return found, false, merged
+    return found, false, merged, true
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--scenes", type=int, default=200)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--layout", choices=[*LAYOUTS, OVERLAP], default=None,
+                        help="every scene of this layout (default: a mix of LAYOUTS)")
+    parser.add_argument("--size", default="720x720", metavar="WxH",
+                        help="frame size (the photos' is 720x720; 1920x1080 for the speed "
+                             "at 1080p)")
     args = parser.parse_args()
+    size = tuple(int(v) for v in args.size.lower().split("x") if v.isdigit())
+    if len(size) != 2 or min(size) < 64:
+        parser.error(f"--size is WIDTHxHEIGHT, at least 64x64, not {args.size}")
     rng = np.random.default_rng(args.seed)
     decks = training_decks()
     if not decks:
         print("no kdegames training deck is installed (kdegames-card-data-kf5)")
         return 1
     names = sorted(decks)
-    tally = {kind: dict.fromkeys(("cards", "found", "white", "false", "merged", "empty",
-                                  "empty_false"), 0) for kind in TEXTURES}
+    tally = {kind: dict.fromkeys(("cards", "found", "true", "white", "false", "merged",
+                                  "empty", "empty_false"), 0) for kind in TEXTURES}
     seconds = 0.0
     for i in range(args.scenes):
         empty = i % EMPTY_EVERY == EMPTY_EVERY - 1
         kind = TEXTURES[(i // EMPTY_EVERY if empty else i) % len(TEXTURES)]
         frame, laid = busy_scene(decks[names[i % len(names)]], rng, kind=kind,
-                                 cards=not empty)
+                                 cards=not empty, layout=args.layout, size=(size[0], size[1]))
         start = time.process_time()
         outlines = card_outlines(frame, edges=True)
         seconds += time.process_time() - start
@@ -72,9 +94,10 @@ def main() -> int:
             t["empty"] += 1
             t["empty_false"] += len(outlines)
             continue
-        found, false, merged = judge(outlines, laid)
+        found, false, merged, true = judge(outlines, laid)
         t["cards"] += sum(bool(c) for c in index_centres(laid))
         t["found"] += found
+        t["true"] += true
         t["false"] += false
         t["merged"] += merged
         t["white"] += judge(card_outlines(frame), laid)[0]
@@ -86,18 +109,23 @@ def main() -> int:
     total = {key: sum(t[key] for t in tally.values()) for key in tally[TEXTURES[0]]}
     scenes = args.scenes - total["empty"]
     n = max(total["cards"], 1)
-    print(f"busy scenes (seed {args.seed}): found {total['found']}/{total['cards']} "
-          f"({total['found'] / n:.1%}), by white alone {total['white'] / n:.1%}; "
+    print(f"busy scenes ({args.layout or 'mixed'}, seed {args.seed}): "
+          f"found {total['found']}/{total['cards']} "
+          f"({total['found'] / n:.1%}; true to the card {total['true'] / n:.1%}), "
+          f"by white alone {total['white'] / n:.1%}; "
           f"{total['false'] / max(scenes, 1):.2f} false and "
           f"{total['merged'] / max(scenes, 1):.2f} merged outlines a scene; "
           f"{total['empty_false']} outlines on {total['empty']} grounds with no card; "
-          f"{args.scenes / max(seconds, 1e-9):.1f} scenes/s")
-    print(json.dumps({"busy_seed": args.seed, "busy_cards": total["cards"],
+          f"{1000 * seconds / args.scenes:.1f} ms a {args.size} frame (CPU)")
+    print(json.dumps({"busy_seed": args.seed, "busy_layout": args.layout or "mixed",
+                      "busy_cards": total["cards"],
                       "busy_found": round(total["found"] / n, 4),
+                      "busy_true_outline": round(total["true"] / n, 4),
                       "busy_found_by_white": round(total["white"] / n, 4),
                       "busy_false_per_scene": round(total["false"] / max(scenes, 1), 3),
                       "busy_merged_per_scene": round(total["merged"] / max(scenes, 1), 3),
-                      "busy_empty_outlines": total["empty_false"]}))
+                      "busy_empty_outlines": total["empty_false"],
+                      "busy_ms_per_frame": round(1000 * seconds / args.scenes, 1)}))
     return 0
 
 

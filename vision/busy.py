@@ -6,8 +6,11 @@ scene is a textured ground (wood grain, carpet, fabric weaves, stripes, zig-zags
 flowers, asphalt, blotches, noise; often with a near-white colour in it, the ground that looks
 most like a card) with cards at different sizes laid apart, fanned, piled (only a corner of a
 card under another showing) or in overlapping pairs, each with its shadow, under uneven light,
-then blurred, noisy and JPEG-compressed. Faces are those of the corner reader's training
-designs (`training_decks`), never its calibration or evaluation ones.
+then blurred, noisy and JPEG-compressed. The "overlap" layout is two or three cards at 1.5 to 4
+px/mm and any angles, each covering a corner of another (as a photo of a few cards dropped on a
+table: often only one index of a card shows); bench_busy measures it on its own. Faces are
+those of the corner reader's training designs (`training_decks`), never its calibration or
+evaluation ones.
 """
 
 from __future__ import annotations
@@ -21,7 +24,11 @@ from table.rules import Card
 
 TEXTURES = ("noise", "stripes", "wood", "blotches", "carpet", "weave", "zigzag", "checks",
             "floral", "asphalt")
-LAYOUTS = ("apart", "fan", "pile", "pair")
+LAYOUTS = ("apart", "fan", "pile", "pair")   # drawn at random when no layout is asked for
+OVERLAP = "overlap"   # asked for by name only (bench_busy --layout overlap)
+PX_PER_MM = (1.5, 4.0)   # the overlap layout's card sizes in a 720 x 720 frame (the photos'
+# size), scaled with the frame's short side
+CARD_MM = 88.0
 # kdegames decks the corner reader trains on (vision/training/designs.py): the busy scenes use
 # these only, so that the reader's calibration and evaluation decks stay unseen (and the decks
 # gnome-cards-data also ships, kept for an independent check, are not used at all).
@@ -204,6 +211,8 @@ def _group(layout: str, rng: np.random.Generator, size: tuple[int, int], length:
         quads = [_card_corners(centre, length, angle),
                  _card_corners(centre + shift * np.array([np.cos(angle), np.sin(angle)])
                                + rng.uniform(-0.1, 0.1, 2) * length, length, a)]
+    elif layout == OVERLAP:
+        quads = _overlapping(rng, size, length)
     else:   # a pile: each card shifted and turned at random off the one over it
         quads = [_card_corners(centre, length, angle)]
         for _ in range(int(rng.integers(1, 4))):
@@ -215,6 +224,66 @@ def _group(layout: str, rng: np.random.Generator, size: tuple[int, int], length:
     return quads
 
 
+def _overlapping(rng: np.random.Generator, size: tuple[int, int], length: float
+                 ) -> list[np.ndarray]:
+    """Two or three cards of `length`, at any angles, each laid over a corner of one laid
+    before it (or three spread wide as a hand), so that every card shows at least one of its
+    corner indices and a third of its face; the top one first. Fewer cards when no such
+    place is found in a few tries."""
+    w, h = size
+    first = _card_corners(np.array([w / 2, h / 2]) + rng.uniform(-0.15, 0.15, 2) * min(w, h),
+                          length, float(rng.uniform(0, 2 * np.pi)))
+    under = [first]   # the bottom card first
+    count = int(rng.integers(1, 3))
+    if count == 2 and rng.random() < 0.5:
+        # a hand spread wide: each card turned a quarter-right-angle or so about a point
+        # near the bottom of the one under it
+        turn = float(rng.uniform(0.35, 0.55)) * (1 if rng.random() < 0.5 else -1)
+        pivot = (first[2] + first[3]) / 2 + (first[0] - first[3]) * float(rng.uniform(0.1, 0.3))
+        spread = [first]
+        for k in (1, 2):
+            c, s_ = np.cos(k * turn), np.sin(k * turn)
+            spun = (first - pivot) @ np.array([[c, s_], [-s_, c]], np.float32) + pivot
+            spread.append((spun + rng.uniform(-0.04, 0.04, 2) * length).astype(np.float32))
+        if all(_inside(q, size, -2) for q in spread) and _all_show(spread[::-1]):
+            return spread[::-1]
+    for _ in range(count):   # else each card over a corner of one under it
+        for _ in range(30):
+            target = under[int(rng.integers(len(under)))]
+            corner = target[int(rng.integers(4))]
+            out = corner - target.mean(axis=0)
+            out /= max(float(np.linalg.norm(out)), 1e-6)
+            turn = float(rng.uniform(-1.2, 1.2))
+            way = np.array([out[0] * np.cos(turn) - out[1] * np.sin(turn),
+                            out[0] * np.sin(turn) + out[1] * np.cos(turn)])
+            centre = corner + way * float(rng.uniform(0.15, 0.5)) * length
+            quad = _card_corners(centre, length, float(rng.uniform(0, 2 * np.pi)))
+            pile = [quad] + under[::-1]
+            if _inside(quad, size, -2) and _all_show(pile):
+                under.append(quad)
+                break
+    return under[::-1]
+
+
+def _all_show(quads: list[np.ndarray]) -> bool:
+    """Every card (the top one first) shows an index and a third of its face."""
+    shown = index_centres([Laid(Card.parse("AS"), q) for q in quads])
+    if not all(shown):
+        return False
+    for i, quad in enumerate(quads[1:], 1):
+        cover = np.zeros((64, 64), np.uint8)
+        box = cv2.boundingRect(quad.astype(np.float32))
+        fit = 63 / max(box[2], box[3], 1)
+        local = [(q - np.array(box[:2], np.float32)) * fit for q in quads[:i + 1]]
+        cv2.fillConvexPoly(cover, np.round(local[i]).astype(np.int32), 255)
+        whole = np.count_nonzero(cover)
+        for other in local[:i]:
+            cv2.fillConvexPoly(cover, np.round(other).astype(np.int32), 0)
+        if np.count_nonzero(cover) < whole / 3:
+            return False
+    return True
+
+
 def busy_scene(faces: dict[Card, np.ndarray], rng: np.random.Generator,
                size: tuple[int, int] = (720, 720), kind: str | None = None,
                fan: bool | None = None, spread: tuple[float, float] = (0.12, 0.3),
@@ -224,19 +293,24 @@ def busy_scene(faces: dict[Card, np.ndarray], rng: np.random.Generator,
     None; `fan=True` is "fan", `fan=False` "apart"): apart (two to five cards, different
     sizes), fanned (each card turned and shifted from the one under it by `spread` of a card's
     length), piled, or a pair overlapping along a long side; groups get a card or two apart
-    besides. `cards=False` gives the ground alone. Returns the frame and the cards, the top
-    one first."""
+    besides. Or OVERLAP: two or three cards only, each over a corner of another
+    (`_overlapping`), as small as 1.5 px/mm, with shadows from none to strong.
+    `cards=False` gives the ground alone. Returns the frame and the cards, the top one
+    first."""
     w, h = size
     frame = busy_texture(kind or TEXTURES[int(rng.integers(len(TEXTURES)))], rng, size)
     if layout is None:
         layout = ("fan" if fan else "apart") if fan is not None \
             else LAYOUTS[int(rng.integers(len(LAYOUTS)))]
     length = float(rng.uniform(0.22, 0.45) * min(w, h))
+    if layout == OVERLAP:
+        length = float(rng.uniform(*PX_PER_MM)) * CARD_MM * min(w, h) / 720
     quads: list[np.ndarray] = []
     if cards and layout != "apart":
         quads = [q for q in _group(layout, rng, size, length, spread)
                  if _inside(q, size, 0.05 * length)]
-    lone = int(rng.integers(2, 6)) if layout == "apart" else int(rng.integers(0, 3))
+    lone = 0 if layout == OVERLAP \
+        else int(rng.integers(2, 6)) if layout == "apart" else int(rng.integers(0, 3))
     for _ in range(lone * 30 if cards else 0):
         if lone == 0:
             break
@@ -250,7 +324,9 @@ def busy_scene(faces: dict[Card, np.ndarray], rng: np.random.Generator,
     laid = [Laid(names[int(i)], q) for i, q in zip(chosen, quads, strict=False)]
     lift = rng.uniform(0, 0.02 * length, 2) * (1 if rng.random() < 0.5 else -1)
     for item in reversed(laid):   # the bottom card first
-        shadow = np.array([*lift, rng.uniform(1, 0.04 * length), rng.uniform(0.15, 0.5)])
+        soft = rng.uniform(1, 0.04 * length)
+        strength = rng.uniform(0.0, 0.5) if layout == OVERLAP else rng.uniform(0.15, 0.5)
+        shadow = np.array([*lift, soft, strength])
         _paste(frame, faces[item.card], item.corners, shadow)
     frame = _light(frame, rng)
     frame = cv2.GaussianBlur(frame, (0, 0), float(rng.uniform(0.4, 1.2)))

@@ -8,6 +8,8 @@ corners in). Cards that touch or overlap a little are pulled apart: a row of the
 cards of the cards' size, other clumps by eroding the shape until it falls into card-sized
 pieces, or, where their edges touch along a stretch, by cutting it at its deepest notch; a card
 whose white fell apart into pieces (a court picture reaching its edge) is put back together.
+On a busy ground, cards dropped over each other are also laid from the corners that show
+(vision.overlapping): an outline taking two of them as one, or far bigger, gives way to them.
 No frame makes it raise: a geometric step that fails skips its blob (debug log).
 """
 
@@ -19,9 +21,10 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .edges import OVER_CARDS, edge_outlines, off_cards, overlap_share
+from .edges import CANNY_LEVELS, OVER_CARDS, edge_outlines, off_cards, overlap_share, same_card
 from .index import READ_H, READ_W
-from .looks import NOT_PAPER, SIDES_SHOWN, parted, scores
+from .looks import NOT_PAPER, SIDES_SHOWN, looks_like_card, parted, scores
+from .overlapping import SIZE_AGREES, SURE, corner_cards, shared_area
 from .profile import DeckProfile
 from .quads import (
     _NEXT,
@@ -58,6 +61,10 @@ OUT_OF_FRAME = 0.1  # see _in_frame
 GROUND_PAPER = 0.3  # an outline by the white with less paper in its band (looks) is ground
 PAIR_AREA = 1.3   # an outline this much bigger than the other cards may be two cards
 EDGE_GROW = 1.5    # px: a card's edge pixels blend with the table, so the white outline is small
+HELD_CARD = 0.8   # an outline holds a card laid from its corners when it covers this much of it
+TOO_BIG = 1.25    # ... and is far bigger than such cards when its long side is this many times
+RIVALS = 0.5      # an outline sharing this much with a card laid from two or more of its corners
+MORE_PAPER = 0.1  # ... gives way to it when that card's band is this much more paper (looks)
 
 
 @dataclass(frozen=True)
@@ -411,10 +418,11 @@ def card_outlines(frame: np.ndarray, min_area_share: float = 0.002,
         return []
     small, scale = shrink(frame), work_scale(frame)
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    found = outlines_in_mask(card_mask(small, hsv), scale, min_area_share)
+    by_cloth, plain = card_mask(small, hsv), plain_card_mask(hsv)
+    found = outlines_in_mask(by_cloth, scale, min_area_share)
     # With no cloth to go by (a photo on a busy background), a card is also whatever is light
     # and colourless by the frame's own split of dark from light.
-    for quad in outlines_in_mask(plain_card_mask(hsv), scale, min_area_share):
+    for quad in outlines_in_mask(plain, scale, min_area_share):
         middle = quad.mean(axis=0).reshape(1, 1, 2)
         if not any(cv2.pointPolygonTest(q.reshape(-1, 1, 2), middle[0, 0].tolist(), False) >= 0
                    for q in found):
@@ -437,8 +445,74 @@ def card_outlines(frame: np.ndarray, min_area_share: float = 0.002,
         sure, mine = _pairs_parted(frame, sure, mine)
         found = sure + mine + [q for q in doubtful if all(
             _guarded(overlap_share, q, m, default=1.0) < OVER_CARDS for m in mine)]
+        # Cards dropped over each other: cut merged outlines into the cards laid from the
+        # corners that show, and complete covered cards from them (vision.overlapping).
+        corner: list[tuple[int, np.ndarray]] = _guarded(
+            _corner_cards, small, cv2.bitwise_or(by_cloth, plain), scale, default=[])
+        found = _guarded(_with_corner_cards, found, corner, frame, default=found)
         found = [q for q in found if _in_frame(q, frame.shape)]
     return found
+
+
+def _corner_cards(small: np.ndarray, light: np.ndarray, scale: float
+                  ) -> list[tuple[int, np.ndarray]]:
+    """vision.overlapping's cards in the frame shrunk by `scale` (`small`, and its `light`
+    mask), in frame pixels grown by EDGE_GROW as the outlines by the white are; its edges
+    are the faint ones too (a card over another of its own white)."""
+    gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 1.0)
+    edges = cv2.dilate(cv2.Canny(gray, *CANNY_LEVELS[1]), _KERNEL3)
+    return [(n, grow(((q + 0.5) / scale - 0.5).astype(np.float32), EDGE_GROW))
+            for n, q in corner_cards(light, edges)]
+
+
+def _with_corner_cards(found: list[np.ndarray], corner: list[tuple[int, np.ndarray]],
+                       frame: np.ndarray) -> list[np.ndarray]:
+    """The outlines `found`, less those that take two or more of the cards laid from their
+    corners (vision.overlapping) as one, are far bigger than any of those cards over them,
+    or lie across such a card that is clearly more paper than they are (a covered card
+    completed the wrong way); with those cards that look like cards and that no outline
+    kept gives already, that hold no two outlines kept (two cards side by side make a
+    card's shape too), are of the size of a card found (unless surely cards themselves)
+    and, when only one of their corners was seen, overlap none."""
+    if not corner:
+        return found
+    longest = max(max(_sides(q)) for _, q in corner)
+    kept = []
+    for quad in found:
+        area = cv2.contourArea(quad)
+        held = [q for _, q in corner if not same_card(q, quad)
+                and shared_area(q, quad) > HELD_CARD * cv2.contourArea(q)]
+        over = [q for _, q in corner
+                if shared_area(q, quad) > HELD_CARD * min(area, cv2.contourArea(q))]
+        if len(held) >= 2 or (over and max(_sides(quad)) > TOO_BIG * longest):
+            log.debug("dropped an outline of %d cards laid from their corners", len(held))
+            continue
+        rival = [q for n, q in corner
+                 if n >= 2 and not same_card(q, quad) and overlap_share(q, quad) > RIVALS]
+        if rival and _paper(frame, rival[0]) >= _paper(frame, quad) + MORE_PAPER:
+            log.debug("dropped an outline across a card laid from its corners")
+            continue
+        kept.append(quad)
+    # the frame's card sizes: a card laid from fewer corners than SURE is of one of them (not
+    # a card laid inside a square light patch, such as a marker's white border)
+    longs = [max(_sides(q)) for q in kept] + [max(_sides(q)) for n, q in corner if n >= SURE]
+    for seen, quad in corner:
+        if any(same_card(quad, k) for k in kept):
+            continue
+        if seen < SURE and longs and not any(
+                abs(max(_sides(quad)) / long_ - 1) < SIZE_AGREES for long_ in longs):
+            continue
+        shares = [overlap_share(quad, k) for k in kept]
+        holds = sum(shared_area(quad, k) > HELD_CARD * cv2.contourArea(k) for k in kept)
+        if holds >= 2 or (seen < 2 and any(share > RIVALS for share in shares)):
+            continue
+        if _guarded(looks_like_card, frame, quad, default=False):
+            kept.append(quad)
+    return kept
+
+
+def _paper(frame: np.ndarray, quad: np.ndarray) -> float:
+    return _guarded(scores, frame, quad, default=(0.0, 0.0, 1.0, False))[0]
 
 
 def _in_frame(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
