@@ -30,10 +30,10 @@ from .quads import (
     _NEXT,
     ASPECT_RANGE,
     CARD_ASPECT,
-    _guarded,
-    _sides,
+    guarded,
     log,
     order_corners,
+    side_lengths,
 )
 from .reading import Reading, identify
 
@@ -169,7 +169,7 @@ _KERNEL5 = np.ones((5, 5), np.uint8)
 def _fit_sides(contour: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
     """Corners as the crossings of straight lines fitted to the middle of each side."""
     pts = contour.reshape(-1, 2)[::2].astype(np.float32)
-    sides = np.array(_sides(quad), np.float32)
+    sides = np.array(side_lengths(quad), np.float32)
     if sides.min() < 8:
         return None
     units = (quad[_NEXT] - quad) / sides[:, None]
@@ -196,7 +196,7 @@ def _fit_sides(contour: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
 
 def _card_shaped(quad: np.ndarray, card_px: tuple[float, float] | None = None) -> bool:
     """A card's proportions, and its size (short, long side in pixels) when that is known."""
-    sides = _sides(quad)
+    sides = side_lengths(quad)
     short, long_ = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
     if long_ <= 0 or not ASPECT_RANGE[0] <= short / long_ <= ASPECT_RANGE[1]:
         return False
@@ -217,7 +217,7 @@ def _quad_of(contour: np.ndarray, card_px: tuple[float, float] | None) -> np.nda
     if fitted is not None:
         fitted = order_corners(fitted)
         if _card_shaped(fitted, card_px) \
-                and np.abs(fitted - quad).max() < 0.08 * _sides(quad)[0]:
+                and np.abs(fitted - quad).max() < 0.08 * side_lengths(quad)[0]:
             return fitted
     return quad
 
@@ -234,7 +234,7 @@ def _peel(blob: np.ndarray, card_area: float | None,
         return None
     contour = max(contours, key=cv2.contourArea)
     box = order_corners(cv2.boxPoints(cv2.minAreaRect(cv2.convexHull(contour))))
-    across, along = _sides(box)[:2]
+    across, along = side_lengths(box)[:2]
     if card_px is None and card_area is None:
         card_px = (across * CARD_ASPECT, across)
     elif card_px is None and card_area is not None:
@@ -434,22 +434,22 @@ def card_outlines(frame: np.ndarray, min_area_share: float = 0.002,
         sure: list[np.ndarray] = []
         doubtful: list[np.ndarray] = []
         for quad in found:
-            paper, edged, not_paper, index = _guarded(scores, frame, quad,
+            paper, edged, not_paper, index = guarded(scores, frame, quad,
                                                       default=(0.0, 0.0, 1.0, False))
             if paper < GROUND_PAPER:
                 continue   # hardly a card's paper: a patch of the ground
             looks = edged >= SIDES_SHOWN and not_paper <= NOT_PAPER and index
             (sure if looks else doubtful).append(quad)
-        mine: list[np.ndarray] = _guarded(edge_outlines, frame, default=[])
-        mine = _guarded(off_cards, mine, sure, frame, default=[])
+        mine: list[np.ndarray] = guarded(edge_outlines, frame, default=[])
+        mine = guarded(off_cards, mine, sure, frame, default=[])
         sure, mine = _pairs_parted(frame, sure, mine)
         found = sure + mine + [q for q in doubtful if all(
-            _guarded(overlap_share, q, m, default=1.0) < OVER_CARDS for m in mine)]
+            guarded(overlap_share, q, m, default=1.0) < OVER_CARDS for m in mine)]
         # Cards dropped over each other: cut merged outlines into the cards laid from the
         # corners that show, and complete covered cards from them (vision.overlapping).
-        corner: list[tuple[int, np.ndarray]] = _guarded(
+        corner: list[tuple[int, np.ndarray]] = guarded(
             _corner_cards, small, cv2.bitwise_or(by_cloth, plain), scale, default=[])
-        found = _guarded(_with_corner_cards, found, corner, frame, default=found)
+        found = guarded(_with_corner_cards, found, corner, frame, default=found)
         found = [q for q in found if _in_frame(q, frame.shape)]
     return found
 
@@ -476,7 +476,7 @@ def _with_corner_cards(found: list[np.ndarray], corner: list[tuple[int, np.ndarr
     and, when only one of their corners was seen, overlap none."""
     if not corner:
         return found
-    longest = max(max(_sides(q)) for _, q in corner)
+    longest = max(max(side_lengths(q)) for _, q in corner)
     kept = []
     for quad in found:
         area = cv2.contourArea(quad)
@@ -484,7 +484,7 @@ def _with_corner_cards(found: list[np.ndarray], corner: list[tuple[int, np.ndarr
                 and shared_area(q, quad) > HELD_CARD * cv2.contourArea(q)]
         over = [q for _, q in corner
                 if shared_area(q, quad) > HELD_CARD * min(area, cv2.contourArea(q))]
-        if len(held) >= 2 or (over and max(_sides(quad)) > TOO_BIG * longest):
+        if len(held) >= 2 or (over and max(side_lengths(quad)) > TOO_BIG * longest):
             log.debug("dropped an outline of %d cards laid from their corners", len(held))
             continue
         rival = [q for n, q in corner
@@ -495,31 +495,32 @@ def _with_corner_cards(found: list[np.ndarray], corner: list[tuple[int, np.ndarr
         kept.append(quad)
     # the frame's card sizes: a card laid from fewer corners than SURE is of one of them (not
     # a card laid inside a square light patch, such as a marker's white border)
-    longs = [max(_sides(q)) for q in kept] + [max(_sides(q)) for n, q in corner if n >= SURE]
+    longs = [max(side_lengths(q)) for q in kept]
+    longs += [max(side_lengths(q)) for n, q in corner if n >= SURE]
     for seen, quad in corner:
         if any(same_card(quad, k) for k in kept):
             continue
         if seen < SURE and longs and not any(
-                abs(max(_sides(quad)) / long_ - 1) < SIZE_AGREES for long_ in longs):
+                abs(max(side_lengths(quad)) / long_ - 1) < SIZE_AGREES for long_ in longs):
             continue
         shares = [overlap_share(quad, k) for k in kept]
         holds = sum(shared_area(quad, k) > HELD_CARD * cv2.contourArea(k) for k in kept)
         if holds >= 2 or (seen < 2 and any(share > RIVALS for share in shares)):
             continue
-        if _guarded(looks_like_card, frame, quad, default=False):
+        if guarded(looks_like_card, frame, quad, default=False):
             kept.append(quad)
     return kept
 
 
 def _paper(frame: np.ndarray, quad: np.ndarray) -> float:
-    return _guarded(scores, frame, quad, default=(0.0, 0.0, 1.0, False))[0]
+    return guarded(scores, frame, quad, default=(0.0, 0.0, 1.0, False))[0]
 
 
 def _in_frame(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
     """No corner further out of the frame than OUT_OF_FRAME of the card's short side (a
     part of a card completed the wrong way), and no side along the frame's edge (a patch
     of the ground that the frame cut straight)."""
-    slack = OUT_OF_FRAME * min(_sides(quad))
+    slack = OUT_OF_FRAME * min(side_lengths(quad))
     if not ((quad >= -slack).all() and (quad[:, 0] < shape[1] + slack).all()
             and (quad[:, 1] < shape[0] + slack).all()):
         return False
@@ -541,7 +542,7 @@ def _pairs_parted(frame: np.ndarray, sure: list[np.ndarray], mine: list[np.ndarr
     out: tuple[list[np.ndarray], list[np.ndarray]] = ([], [])
     for i, quad in enumerate(both):
         others = areas[:i] + areas[i + 1:]
-        halves = _guarded(parted, frame, quad, default=None) \
+        halves = guarded(parted, frame, quad, default=None) \
             if others and areas[i] > PAIR_AREA * float(np.median(others)) else None
         out[i >= len(sure)].extend(halves or [quad])
     return out
@@ -578,7 +579,7 @@ def outlines_in_mask(mask: np.ndarray, scale: float, min_area_share: float = 0.0
             if area > min_area / 4:
                 pieces.append((area, contour))
             continue
-        quad = _guarded(_quad_of, contour, known, default=None)
+        quad = guarded(_quad_of, contour, known, default=None)
         if quad is not None:
             quads.append(quad)
             found.append(contour)
@@ -605,15 +606,15 @@ def outlines_in_mask(mask: np.ndarray, scale: float, min_area_share: float = 0.0
         x, y, w, h = cv2.boundingRect(contour)
         blob = np.zeros((h + 2, w + 2), np.uint8)
         cv2.drawContours(blob, [contour], -1, 255, -1, offset=(1 - x, 1 - y))
-        parts: list[np.ndarray] | None = _guarded(_peel, blob, card_area if sized else None,
+        parts: list[np.ndarray] | None = guarded(_peel, blob, card_area if sized else None,
                                                   known, default=None)
         if parts is None:
             none: list[np.ndarray] = []
-            parts = _guarded(_split, blob, card_area, known, default=none)
+            parts = guarded(_split, blob, card_area, known, default=none)
         quads += [q + np.array([x - 1, y - 1], np.float32) for q in parts]
-    joined: list[np.ndarray] = _guarded(_joined, pieces, card_area, known, default=[])
+    joined: list[np.ndarray] = guarded(_joined, pieces, card_area, known, default=[])
     quads += joined
-    out = [_guarded(grow, ((q + 0.5) / scale - 0.5).astype(np.float32), EDGE_GROW, default=None)
+    out = [guarded(grow, ((q + 0.5) / scale - 0.5).astype(np.float32), EDGE_GROW, default=None)
            for q in quads]
     return [q for q in out if q is not None and np.isfinite(q).all()]
 

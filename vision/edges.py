@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from .looks import looks_like_card
-from .quads import ASPECT_RANGE, CARD_ASPECT, _guarded, _sides, order_corners
+from .quads import ASPECT_RANGE, CARD_ASPECT, guarded, order_corners, side_lengths
 
 log = logging.getLogger(__name__)
 
@@ -114,10 +114,10 @@ def edge_outlines(frame: np.ndarray) -> list[np.ndarray]:
                                         & (areas < MAX_CARD_SHARE * size)):
                 if label == 0:
                     continue
-                quad = _guarded(_region, labels, stats[label], int(label), small, hsv,
+                quad = guarded(_region, labels, stats[label], int(label), small, hsv,
                                 light, frame_value, sizes, default=None)
                 # a busy ground gives card-shaped patches too: keep what looks like a card
-                if quad is not None and _guarded(looks_like_card, small, quad,
+                if quad is not None and guarded(looks_like_card, small, quad,
                                                  default=False):
                     (wholes if sizes is None else parts).append(quad)
     kept = suppress(wholes + parts)
@@ -127,7 +127,7 @@ def edge_outlines(frame: np.ndarray) -> list[np.ndarray]:
 def _sizes(quads: list[np.ndarray]) -> list[tuple[float, float]]:
     """Card sizes (short, long side) to complete parts to: the smallest and largest of the
     whole cards found."""
-    sizes = sorted(((s[0] + s[2]) / 2, (s[1] + s[3]) / 2) for s in map(_sides, quads))
+    sizes = sorted(((s[0] + s[2]) / 2, (s[1] + s[3]) / 2) for s in map(side_lengths, quads))
     return sorted(set([sizes[0], sizes[-1]])) if sizes else []
 
 
@@ -221,7 +221,7 @@ def _from_side(contour: np.ndarray, mask: np.ndarray, light: np.ndarray,
 def same_card(a: np.ndarray, b: np.ndarray) -> bool:
     """Two outlines of one card: every corner of one near a corner of the other (cards
     fanned over each other are shifted and turned further than this)."""
-    near = SAME * min(_sides(a)[0], _sides(b)[0])
+    near = SAME * min(side_lengths(a)[0], side_lengths(b)[0])
     return min(float(np.abs(np.roll(b, k, axis=0) - a).max()) for k in range(4)) < near
 
 
@@ -240,7 +240,7 @@ def off_cards(quads: list[np.ndarray], cards: list[np.ndarray], frame: np.ndarra
     edges = cv2.dilate(edges, np.ones((5, 5), np.uint8))
     sure = [c for c in cards if _on_edges(c * scale, edges) >= SUPPORTED]
     return [q for q in quads
-            if all(_guarded(overlap_share, q, c, default=1.0) < OVER_CARDS for c in sure)]
+            if all(guarded(overlap_share, q, c, default=1.0) < OVER_CARDS for c in sure)]
 
 
 def _on_edges(quad: np.ndarray, edges: np.ndarray) -> float:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .quads import CARD_ASPECT, _guarded, _sides, log, order_corners
+from .quads import CARD_ASPECT, guarded, log, order_corners, side_lengths
 
 MIN_BLOB = 0.004    # a blob's area, as a share of the frame, at least (as edges.MIN_CARD_SHARE)
 MAX_BLOB = 0.6      # ... and at most
@@ -175,7 +175,7 @@ def _on_edges(quad: np.ndarray, edges: np.ndarray) -> float:
 
 
 def _corners_seen(quad: np.ndarray, points: np.ndarray) -> int:
-    near = NEAR_CORNER * min(_sides(quad))
+    near = NEAR_CORNER * min(side_lengths(quad))
     d = np.linalg.norm(quad[:, None, :] - points[None, :, :], axis=2)
     return int((d.min(axis=1) < near).sum())
 
@@ -217,7 +217,7 @@ def blob_cards(contour: np.ndarray, filled: np.ndarray, edges: np.ndarray
 def _agreed(cards: list[Candidate]) -> list[float]:
     """The long side that the most (by score) of these cards have, give or take SIZE_AGREES;
     [] with no card."""
-    longs = [max(_sides(c.quad)) for c in cards]
+    longs = [max(side_lengths(c.quad)) for c in cards]
     votes = [sum(c.score for c, other in zip(cards, longs, strict=True)
                  if abs(other / long_ - 1) < SIZE_AGREES) for long_ in longs]
     return [longs[int(np.argmax(votes))]] if longs else []
@@ -229,7 +229,7 @@ def _choose(cards: list[Candidate], sure: list[float]) -> list[tuple[int, np.nda
     their long sides; a card laid with the size of its short side taken for its long one
     fits in the blob too), when there is such a one."""
     def agrees(card: Candidate) -> bool:
-        return any(abs(max(_sides(card.quad)) / long_ - 1) < SIZE_AGREES for long_ in sure)
+        return any(abs(max(side_lengths(card.quad)) / long_ - 1) < SIZE_AGREES for long_ in sure)
 
     sized = {id(c.ell) for c in cards if agrees(c)}
     taken: list[tuple[int, np.ndarray]] = []
@@ -264,13 +264,13 @@ def corner_cards(light: np.ndarray, edges: np.ndarray) -> list[tuple[int, np.nda
             continue
         filled = np.zeros(light.shape, np.uint8)
         cv2.drawContours(filled, [contour], -1, 255, -1)
-        cards: list[Candidate] = _guarded(blob_cards, contour, filled, edges, default=[])
+        cards: list[Candidate] = guarded(blob_cards, contour, filled, edges, default=[])
         if not cards:
             x, y, w, h = cv2.boundingRect(contour)
             log.debug("no card laid from the corners of a blob at %d,%d (%dx%d)", x, y, w, h)
         scored += cards
     # the frame's sure cards size the others; with none, the size most cards laid from the
     # frame's Ls agree on
-    sure = [max(_sides(c.quad)) for c in scored if c.seen >= SURE] or _agreed(scored)
-    chosen: list[tuple[int, np.ndarray]] = _guarded(_choose, scored, sure, default=[])
+    sure = [max(side_lengths(c.quad)) for c in scored if c.seen >= SURE] or _agreed(scored)
+    chosen: list[tuple[int, np.ndarray]] = guarded(_choose, scored, sure, default=[])
     return chosen

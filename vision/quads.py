@@ -21,7 +21,7 @@ ASPECT_RANGE = (0.58, 0.86)
 _NEXT = np.array([1, 2, 3, 0])
 
 
-def _sides(quad: np.ndarray) -> list[float]:
+def side_lengths(quad: np.ndarray) -> list[float]:
     """The lengths of the four sides, each from a corner to the next. (Plain floats: numpy
     costs more than it saves on four points.)"""
     pts = quad.reshape(4, 2).tolist()
@@ -38,7 +38,7 @@ def order_corners(quad: np.ndarray) -> np.ndarray:
     return np.array([pts[i] for i in turn], np.float32)
 
 
-def _guarded(step: Callable[..., T], *args: object, default: T) -> T:
+def guarded(step: Callable[..., T], *args: object, default: T) -> T:
     """A geometric step on one blob; where OpenCV or the arithmetic fails on an odd shape
     (a contour that crosses itself, a degenerate hull), that blob is skipped and the debug
     log says why: one odd blob must not cost the frame."""
