@@ -136,8 +136,8 @@ def main() -> int:
         tally["blanks"] += 1
         tally["blanks named"] += read(camera.blank(rng)) is not None
     # One corner covered, by a printed face of a deck the model was trained on or a thumb.
-    covers = [f.image for n in sorted(trained) if n in available
-              and not n.startswith("synth-") for f in available[n].load()]
+    covers = [f.image for n in sorted(trained) if n in available and available[n].printed
+              for f in available[n].load()]
     covered: Counter[str] = Counter()
     rng = np.random.default_rng([args.seed, 1])
     for design in evaluated:

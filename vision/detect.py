@@ -23,7 +23,7 @@ import numpy as np
 
 from .edges import CANNY_LEVELS, OVER_CARDS, edge_outlines, off_cards, overlap_share, same_card
 from .index import READ_H, READ_W
-from .looks import NOT_PAPER, SIDES_SHOWN, looks_like_card, parted, scores
+from .looks import NO_CARD, NOT_PAPER, SIDES_SHOWN, looks_like_card, parted, scores
 from .overlapping import SIZE_AGREES, SURE, corner_cards, shared_area
 from .profile import DeckProfile
 from .quads import (
@@ -434,8 +434,7 @@ def card_outlines(frame: np.ndarray, min_area_share: float = 0.002,
         sure: list[np.ndarray] = []
         doubtful: list[np.ndarray] = []
         for quad in found:
-            paper, edged, not_paper, index = guarded(scores, frame, quad,
-                                                      default=(0.0, 0.0, 1.0, False))
+            paper, edged, not_paper, index = guarded(scores, frame, quad, default=NO_CARD)
             if paper < GROUND_PAPER:
                 continue   # hardly a card's paper: a patch of the ground
             looks = edged >= SIDES_SHOWN and not_paper <= NOT_PAPER and index
@@ -513,7 +512,7 @@ def _with_corner_cards(found: list[np.ndarray], corner: list[tuple[int, np.ndarr
 
 
 def _paper(frame: np.ndarray, quad: np.ndarray) -> float:
-    return guarded(scores, frame, quad, default=(0.0, 0.0, 1.0, False))[0]
+    return guarded(scores, frame, quad, default=NO_CARD)[0]
 
 
 def _in_frame(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
@@ -607,7 +606,7 @@ def outlines_in_mask(mask: np.ndarray, scale: float, min_area_share: float = 0.0
         blob = np.zeros((h + 2, w + 2), np.uint8)
         cv2.drawContours(blob, [contour], -1, 255, -1, offset=(1 - x, 1 - y))
         parts: list[np.ndarray] | None = guarded(_peel, blob, card_area if sized else None,
-                                                  known, default=None)
+                                                 known, default=None)
         if parts is None:
             none: list[np.ndarray] = []
             parts = guarded(_split, blob, card_area, known, default=none)

@@ -115,10 +115,10 @@ def edge_outlines(frame: np.ndarray) -> list[np.ndarray]:
                 if label == 0:
                     continue
                 quad = guarded(_region, labels, stats[label], int(label), small, hsv,
-                                light, frame_value, sizes, default=None)
+                               light, frame_value, sizes, default=None)
                 # a busy ground gives card-shaped patches too: keep what looks like a card
                 if quad is not None and guarded(looks_like_card, small, quad,
-                                                 default=False):
+                                                default=False):
                     (wholes if sizes is None else parts).append(quad)
     kept = suppress(wholes + parts)
     return [((q + 0.5) / scale - 0.5).astype(np.float32) for q in kept]

@@ -28,6 +28,7 @@ NOT_PAPER = 0.4        # share of the sides' stretches not paper inside, at most
 STRETCHES = 6          # stretches a side is judged in
 INK = (0.03, 0.65)     # share of an index corner's box that is ink
 CORNER_BOX = (0.26, 0.3)   # the index box, as shares of the card's width and length
+NO_CARD = (0.0, 0.0, 1.0, False)   # the scores of what is no card at all (see scores)
 
 
 def straightened(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -47,6 +48,11 @@ def _band(shape: tuple[int, int], inner: int, outer: int) -> np.ndarray:
     return mask
 
 
+def _paper(hsv: np.ndarray, light: float) -> np.ndarray:
+    """Where an HSV picture is paper: colourless, and not far below `light`."""
+    return (hsv[:, :, 1] <= PAPER_SATURATION) & (hsv[:, :, 2] >= PAPER_DARKER * light)
+
+
 def scores(frame: np.ndarray, quad: np.ndarray) -> tuple[float, float, float, bool]:
     """The band's paper share, the sides' shares of stretches that are a card's edge (paper
     inside, something else outside) and that are not paper inside, and ink in a corner."""
@@ -54,9 +60,9 @@ def scores(frame: np.ndarray, quad: np.ndarray) -> tuple[float, float, float, bo
     hsv = cv2.cvtColor(card, cv2.COLOR_BGR2HSV)
     band = _band(card.shape[:2], BAND[0], BAND[1]) > 0
     light = float(np.percentile(hsv[:, :, 2][band], 80))
-    paper = (hsv[:, :, 1] <= PAPER_SATURATION) & (hsv[:, :, 2] >= PAPER_DARKER * light)
     if light < 60:
-        return 0.0, 0.0, 1.0, False
+        return NO_CARD
+    paper = _paper(hsv, light)
     lab = cv2.cvtColor(card, cv2.COLOR_BGR2LAB).astype(np.float32)
     edge = bad = 0
     for side in range(4):
@@ -121,8 +127,7 @@ def parted(frame: np.ndarray, quad: np.ndarray) -> list[np.ndarray] | None:
         return None
     # each card's margin is paper along the line (a court's picture ends at a line too)
     hsv = cv2.cvtColor(both, cv2.COLOR_BGR2HSV)
-    light = float(np.percentile(hsv[:, :, 2], 80))
-    paper = (hsv[:, :, 1] <= PAPER_SATURATION) & (hsv[:, :, 2] >= PAPER_DARKER * light)
+    paper = _paper(hsv, float(np.percentile(hsv[:, :, 2], 80)))
     row, cols = int(rows[best]), slice(round(0.08 * w), round(0.92 * w))
     if min(paper[row - 7:row - 2, cols].mean(), paper[row + 3:row + 8, cols].mean()) < 0.6:
         return None

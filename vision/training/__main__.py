@@ -94,13 +94,19 @@ def covered_shots(designs: list[Design], per_face: int, seed: int, covers: list[
     return np.stack(cards), truth
 
 
+def _wrong(named: np.ndarray, truth: list[int | None]) -> tuple[np.ndarray, np.ndarray]:
+    """The true card index of each shot (-1: not a pinochle face), and which readings name a
+    pinochle face wrongly."""
+    want = np.array([-1 if t is None else t for t in truth])
+    return want, (named >= 0) & (named != want) & (want >= 0)
+
+
 def calibrate(named: np.ndarray, conf: np.ndarray, truth: list[int | None]) -> float:
     """The lowest threshold above every wrong reading of a pinochle face (at least 0.5), to
     six decimals. (Other faces, 2-8s above all, are no part of a pinochle deck: how many of
     them it names is reported, not held against the threshold: one Penguins face read as the
     nine of diamonds would otherwise set it above nearly every sure reading.)"""
-    want = np.array([-1 if t is None else t for t in truth])
-    wrong = (named >= 0) & (named != want) & (want >= 0)
+    _, wrong = _wrong(named, truth)
     worst = float(conf[wrong].max()) if wrong.any() else 0.0
     return max(0.5, float(np.floor(worst * 1e6) + 1) / 1e6)
 
@@ -108,8 +114,7 @@ def calibrate(named: np.ndarray, conf: np.ndarray, truth: list[int | None]) -> f
 def figures(named: np.ndarray, conf: np.ndarray, truth: list[int | None], threshold: float
             ) -> dict[str, float]:
     """What a threshold gives on readings of shots whose truth is known."""
-    want = np.array([-1 if t is None else t for t in truth])
-    wrong = (named >= 0) & (named != want) & (want >= 0)
+    want, wrong = _wrong(named, truth)
     sure = conf >= threshold
     cards = want >= 0
     return {
@@ -156,8 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     calibration = [d for d in everything if d.split == "calibration"]
     if not train or not calibration:
         parser.error("need at least one training and one calibration design")
-    per_face = {"*": args.synth_shots} | {d.name: args.real_shots for d in train
-                                          if not d.name.startswith("synth-")}
+    per_face = {"*": args.synth_shots} | {d.name: args.real_shots for d in train if d.printed}
     onnx_path, meta_path = args.out / MODEL.name, args.out / META.name
     if args.calibrate_only:
         info = json.loads(meta_path.read_text())
@@ -178,9 +182,9 @@ def main(argv: list[str] | None = None) -> int:
             return 1
     # The threshold is set on the real decks left out of training when there are any: the
     # drawn ones include deliberately odd pips that no printed deck has.
-    real = [d for d in calibration if not d.name.startswith("synth-")] or calibration
+    real = [d for d in calibration if d.printed] or calibration
     cards, truth, _ = samples.card_shots(real, args.calibration_shots, args.seed + 1)
-    covers = [f.image for d in cover_designs(train) for f in d.load()]
+    covers = [f.image for d in train if d.printed for f in d.load()]
     covered, covered_truth = covered_shots(real, args.calibration_shots, args.seed + 2, covers)
     logits = corner_logits(CornerReader(onnx_path, meta_path), np.concatenate([cards, covered]))
     every = truth + covered_truth
@@ -227,7 +231,7 @@ def _cached_windows(train: list[Design], per_face: dict[str, int], seed: int,
     design, each from its own seed, so adding a design makes only its windows)."""
     code = "".join((Path(__file__).parent / f).read_text()
                    for f in ("camera.py", "synth.py", "samples.py", "occlude.py"))
-    printed = cover_designs(train)
+    printed = [d for d in train if d.printed]   # their faces lie across corners
     _COVERS[:] = [f.image for d in printed for f in d.load()]
     todo = []
     for design in train:
@@ -246,11 +250,6 @@ def _cached_windows(train: list[Design], per_face: dict[str, int], seed: int,
                 log(f"windows of {n + 1}/{len(todo)} designs")
     return samples.Windows(*(np.concatenate([getattr(p, f) for p in parts])
                              for f in ("x", "ranks", "suits")))
-
-
-def cover_designs(designs: list[Design]) -> list[Design]:
-    """The printed decks among `designs` (not font-drawn), whose faces lie across corners."""
-    return [d for d in designs if not d.name.startswith("synth-")]
 
 
 def _design_seed(seed: int, name: str) -> int:

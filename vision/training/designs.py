@@ -56,6 +56,11 @@ class Design:
     split: str                        # "train", "calibration" or "evaluation"
     load: Callable[[], list[Face]]
 
+    @property
+    def printed(self) -> bool:
+        """A deck printed or drawn by someone (not one of the font-drawn "synth-" designs)."""
+        return not self.name.startswith("synth-")
+
 
 def cache_dir() -> Path:
     return Path.home() / ".cache" / "pinochle-train"
