@@ -3,20 +3,23 @@
 card's index corner, or says there is none. It runs through OpenCV's dnn module, so it needs
 nothing beyond OpenCV (4.6 on the Pi).
 
-Each of a card's two index corners (vision/index.py) is read on its own, and the two readings
+Each of a card's two index corners (vision/index.py) is read on its own (at each of a few
+`zooms`, whose log-probabilities are averaged, so that an outline found a pixel or two off
+sways the reading less), and the two readings
 are pooled (`combine`): each corner's log-probabilities weighted by what it tells, so that a
 corner that cannot tell (one under another card or a thumb: trained to say every rank, or every
 suit, is equally likely) or sees no index (`hidden`) leaves the other to decide, and two corners
 naming different cards cancel out. The confidence is the pooled probability of the rank times
 that of the suit. How the corners pool (`independence`, `hidden`) and the threshold below which
 a reading names no card (`abstain_below`) were set on designs left out of training, shots with
-one corner covered among them; they are stored beside the model with the designs it was trained
-and calibrated on.
+one corner covered among them, with the zooms; they are stored beside the model with the designs
+it was trained and calibrated on.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -47,6 +50,19 @@ def prepare(windows: np.ndarray) -> np.ndarray:
     white = np.partition(flat, k, axis=1)[:, k].reshape(len(x), 1, 1, 3)
     scaled = np.clip(x / np.maximum(white, 24.0), 0.0, 1.5) - 0.5
     return np.ascontiguousarray(scaled.transpose(0, 3, 1, 2), dtype=np.float32)
+
+
+def corner_views(card: np.ndarray, zooms: Sequence[float] = (1.0,)) -> np.ndarray:
+    """Both index corners of a READ_SIZE card at each zoom, zoom by zoom: (2 * len(zooms)) x
+    WINDOW_H x WINDOW_W x 3. Zoom z shows the first WINDOW_W / z x WINDOW_H / z pixels of the
+    corner at the window's size: above 1 the index comes out bigger, below 1 smaller."""
+    out = []
+    for zoom in zooms:
+        for window in corner_windows(card, round(WINDOW_W / zoom), round(WINDOW_H / zoom)):
+            out.append(window if window.shape[:2] == (WINDOW_H, WINDOW_W) else
+                       cv2.resize(window, (WINDOW_W, WINDOW_H),
+                                  interpolation=cv2.INTER_AREA if zoom < 1 else cv2.INTER_LINEAR))
+    return np.stack(out)
 
 
 def log_softmax(logits: np.ndarray) -> np.ndarray:
@@ -130,18 +146,31 @@ class CornerReader:
         # (a model calibrated before they were stored averaged its corners, much as 0, 0 do).
         self.independence = float(info.get("independence", 0.0))
         self.hidden = float(info.get("hidden", 0.0))
+        # Each corner is read at these zooms, their log-probabilities averaged (see
+        # `corner_log_p`; a model calibrated before they were stored read it once, as is).
+        self.zooms = tuple(float(z) for z in info.get("zooms", [1.0]))
 
     def logits(self, windows: np.ndarray) -> np.ndarray:
         """N x WINDOW_H x WINDOW_W x 3 BGR corners -> N x (RANKS + SUITS) logits."""
         self.net.setInput(prepare(windows))
         return np.asarray(self.net.forward(), np.float32).reshape(len(windows), -1)
 
+    def corner_log_p(self, cards: Sequence[np.ndarray], zooms: Sequence[float] | None = None
+                     ) -> np.ndarray:
+        """Each READ_SIZE card's two corners, each read at every zoom (`self.zooms` unless
+        given): log-probabilities of each head averaged over the zooms, N x 2 x (RANKS + SUITS).
+        (Averaged, not the surest kept: keeping the surest of a few crops named more wrong
+        cards on the calibration decks than it rescued.)"""
+        zooms = self.zooms if zooms is None else tuple(zooms)
+        logits = self.logits(np.concatenate([corner_views(c, zooms) for c in cards]))
+        logits = logits.reshape(len(cards), len(zooms), 2, -1)
+        log_p = np.concatenate([log_softmax(logits[..., :RANKS]),
+                                log_softmax(logits[..., RANKS:])], axis=-1)
+        return np.asarray(log_p.mean(axis=1), np.float32)
+
     def read(self, card: np.ndarray) -> CornerReading:
-        """Both index corners of a READ_SIZE portrait card, read together. (Reading it again
-        cut a few pixels off each way, keeping the surest, named more wrong cards on the
-        calibration decks than it rescued: an unsure card is left to the next frame.)"""
-        return combine(self.logits(corner_windows(card, WINDOW_W, WINDOW_H)), self.independence,
-                       self.hidden)
+        """Both index corners of a READ_SIZE portrait card, read together."""
+        return combine(self.corner_log_p([card])[0], self.independence, self.hidden)
 
 
 @lru_cache(maxsize=1)

@@ -22,8 +22,10 @@ from vision.corners import (
     WINDOW_W,
     combine,
     corner_reader,
+    corner_views,
+    log_softmax,
 )
-from vision.index import READ_H, READ_W
+from vision.index import READ_H, READ_W, corner_windows, to_portrait
 
 Crops = list[tuple[str, str, np.ndarray]]
 
@@ -221,3 +223,36 @@ def test_a_card_with_one_index_under_another_card_is_read_from_the_other(
         outcome[key].append(f"{design} {name}")
     assert outcome["wrong"] == []
     assert len(outcome["read"]) >= 0.75 * len(crops), outcome["abstained"]
+
+
+def test_corner_views_zoom_the_index_about_the_cards_corner() -> None:
+    card = np.full((READ_H, READ_W, 3), 240, np.uint8)
+    card[10:30, 8:20] = 0                        # an index stroke in the top-left corner
+    card[READ_H - 30:READ_H - 10, READ_W - 20:READ_W - 8] = 0   # and turned, bottom-right
+    plain = corner_views(card)
+    assert np.array_equal(plain, corner_windows(card, WINDOW_W, WINDOW_H))
+    views = corner_views(card, (0.9, 1.0, 1.1))
+    assert views.shape == (6, WINDOW_H, WINDOW_W, 3)
+    assert np.array_equal(views[2:4], plain)
+
+    def ink_rows(window: np.ndarray) -> tuple[int, int]:
+        rows = np.nonzero((window.mean(axis=2) < 120).any(axis=1))[0]
+        return int(rows.min()), int(rows.max())
+
+    for corner in (0, 1):   # zoom 1.1 shows the stroke 10 % bigger and further from the edge
+        assert ink_rows(views[4 + corner]) == pytest.approx((11, 32), abs=1)
+        assert ink_rows(views[corner]) == pytest.approx((9, 26), abs=1)
+
+
+def test_the_reader_averages_each_corners_readings_over_its_zooms(
+        unseen_crops: Crops) -> None:
+    reader = corner_reader()
+    card = to_portrait(unseen_crops[0][2])
+    logits = reader.logits(corner_views(card, reader.zooms)).reshape(len(reader.zooms), 2, -1)
+    ranks = np.mean([log_softmax(z[:, :7]) for z in logits], axis=0)
+    suits = np.mean([log_softmax(z[:, 7:]) for z in logits], axis=0)
+    expected = combine(np.concatenate([ranks, suits], axis=1), reader.independence,
+                       reader.hidden)
+    seen = reader.read(card)
+    assert np.allclose(seen.rank, expected.rank, atol=1e-5)
+    assert np.allclose(seen.suit, expected.suit, atol=1e-5)

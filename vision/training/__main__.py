@@ -5,8 +5,9 @@
 2. Windows of the training designs, shot through camera.py, train the network from the seed.
 3. Shots of the calibration designs (never trained on), half of them with one corner covered by
    a thumb or a face of a training deck (as in a trick or a meld row), set how the two corners
-   are pooled (vision.corners.pool: the `independence` and `hidden` that read the most of them
-   right) and the abstain threshold: the lowest confidence above every wrong reading.
+   are read and pooled (the `zooms` of vision.corners.corner_views, and vision.corners.pool's
+   `independence` and `hidden`, that read the most of them right) and the abstain threshold:
+   the lowest confidence above every wrong reading.
 4. The network is written as ONNX with a JSON beside it (threshold, pooling, seed, designs and
    where they came from), and checked: cv2.dnn must give JAX's logits.
 Evaluation designs are used by none of this; bench/bench_corners.py reads them.
@@ -28,8 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.corners import META, MODEL, WINDOW_H, WINDOW_W, CornerReader, combine
-from vision.index import corner_windows
+from vision.corners import META, MODEL, CornerReader, combine
 
 from . import camera, github_decks, model, samples
 from . import designs as design_list
@@ -40,6 +40,9 @@ NPM_DECKS = ("cardsJS@1.1.1", "@letele/playing-cards@0.1.0")
 # Ways of pooling the two corners calibration chooses from (vision.corners.pool).
 POOLING = tuple((independence, hidden) for independence in (0.0, 0.5, 1.0)
                 for hidden in (0.0, 0.03, 0.1, 0.3, 1.0))
+# Zooms each corner may be read at (vision.corners.corner_views), averaged: calibration keeps
+# whichever reads the most right; each more zoom is one more pass of the network per corner.
+ZOOMS: tuple[tuple[float, ...], ...] = ((1.0,), (0.95, 1.0, 1.05))
 
 
 def gather() -> None:
@@ -60,12 +63,12 @@ def gather() -> None:
         print(f"left out: {problem}", file=sys.stderr)
 
 
-def corner_logits(reader: CornerReader, cards: np.ndarray, batch: int = 256) -> np.ndarray:
-    """Both corners' logits of each READ_SIZE card, as the exported model gives them: N x 2 x K."""
-    out = [reader.logits(np.concatenate([corner_windows(c, WINDOW_W, WINDOW_H)
-                                         for c in cards[i:i + batch]]))
-           for i in range(0, len(cards), batch)]
-    return np.concatenate(out).reshape(len(cards), 2, -1)
+def corner_log_p(reader: CornerReader, cards: np.ndarray, zooms: tuple[float, ...],
+                 batch: int = 256) -> np.ndarray:
+    """Both corners' log-probabilities of each READ_SIZE card, read at `zooms` as the exported
+    model reads them (vision.corners.CornerReader.corner_log_p): N x 2 x K."""
+    return np.concatenate([reader.corner_log_p(list(cards[i:i + batch]), zooms)
+                           for i in range(0, len(cards), batch)])
 
 
 def readings(logits: np.ndarray, independence: float, hidden: float
@@ -186,22 +189,27 @@ def main(argv: list[str] | None = None) -> int:
     cards, truth, _ = samples.card_shots(real, args.calibration_shots, args.seed + 1)
     covers = [f.image for d in train if d.printed for f in d.load()]
     covered, covered_truth = covered_shots(real, args.calibration_shots, args.seed + 2, covers)
-    logits = corner_logits(CornerReader(onnx_path, meta_path), np.concatenate([cards, covered]))
+    reader = CornerReader(onnx_path, meta_path)
     every = truth + covered_truth
     choices = []
-    for independence, hidden in POOLING:
-        read = readings(logits, independence, hidden)
-        threshold = calibrate(*read, every)
-        choices.append((figures(*read, every, threshold)["correct"], -independence, -hidden,
-                        threshold, read))
-        log(f"independence {independence}, hidden {hidden}: threshold {threshold:.6f}, "
-            f"{choices[-1][0]:.2%} of all calibration shots read right")
-    # The pooling that reads the most right (on a tie, the one closer to a plain mean).
-    _, independence, hidden, threshold, (named, conf) = max(choices, key=lambda c: c[:3])
+    for zooms in ZOOMS:
+        log_p = corner_log_p(reader, np.concatenate([cards, covered]), zooms)
+        for independence, hidden in POOLING:
+            read = readings(log_p, independence, hidden)
+            threshold = calibrate(*read, every)
+            choices.append((figures(*read, every, threshold)["correct"], -len(zooms),
+                            -independence, -hidden, zooms, threshold, read))
+            log(f"zooms {zooms}, independence {independence}, hidden {hidden}: threshold "
+                f"{threshold:.6f}, {choices[-1][0]:.2%} of all calibration shots read right")
+    # The reading that reads the most right (on a tie, the fewer zooms, the pooling closer to
+    # a plain mean).
+    _, _, independence, hidden, zooms, threshold, (named, conf) = max(
+        choices, key=lambda c: c[:4])
     independence, hidden = -independence, -hidden
     figures_clean = figures(named[:len(cards)], conf[:len(cards)], truth, threshold)
     figures_covered = figures(named[len(cards):], conf[len(cards):], covered_truth, threshold)
-    log(f"calibration on {', '.join(d.name for d in real)}: independence {independence}, "
+    log(f"calibration on {', '.join(d.name for d in real)}: zooms {zooms}, "
+        f"independence {independence}, "
         f"hidden {hidden}, threshold {threshold:.6f}, {figures_clean}; "
         f"one corner covered: {figures_covered}")
     if args.calibrate_only and "designs" in info:
@@ -219,6 +227,7 @@ def main(argv: list[str] | None = None) -> int:
                             "split": d.split if d in real or d.split != "calibration"
                             else "calibration (unused)"} for d in _manifest(everything)]
     info |= {"abstain_below": threshold, "independence": independence, "hidden": hidden,
+             "zooms": list(zooms),
              "calibration": figures_clean | {"one corner covered": figures_covered}}
     meta_path.write_text(json.dumps(info, indent=1) + "\n")
     log(f"wrote {onnx_path} ({onnx_path.stat().st_size // 1024} KB) and {meta_path}")
