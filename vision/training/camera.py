@@ -12,7 +12,7 @@ above, so that their figures stay comparable from one model to the next.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -40,13 +40,6 @@ class _Shot:
     to_card: np.ndarray          # scene pixels -> READ_SIZE card pixels (3 x 3)
     cloth: np.ndarray            # B, G, R
     grain: float
-    # Rough shots only (training): a phone's processing and a busy table (0: none).
-    busy: float = 0.0            # share of the cloth's colour that is blotches of other colours
-    motion: float = 0.0          # length of a shake, in camera pixels
-    motion_angle: float = 0.0
-    smear: float = 0.0           # strength of the denoiser's smear
-    sharpen: float = 0.0         # unsharp-mask gain (halos along ink edges)
-    chroma: float = 0.0          # extra blur of the colour planes, in camera pixels
 
 
 def _sample(rng: np.random.Generator, rough: bool = False) -> _Shot:
@@ -57,10 +50,6 @@ def _sample(rng: np.random.Generator, rough: bool = False) -> _Shot:
     off = corners + rng.uniform(-4, 4, 2) * (2.5 if wide else 1.0) \
         + rng.normal(0, rng.uniform(0.5, 5.0 if wide else 3.0), (4, 2))
     off += (off - off.mean(axis=0)) * float(rng.uniform(-0.02, 0.02) * (2 if wide else 1))
-    if rough and rng.random() < 0.5:
-        # The outline a few per cent too tight or too loose across and down, so the whole
-        # index comes out bigger (up to clipped by the window's edges) or smaller than usual.
-        off += (off - off.mean(axis=0)) * rng.uniform(-0.09, 0.06, 2)
     target = np.array([[0, 0], [READ_W, 0], [READ_W, READ_H], [0, READ_H]], np.float32)
     glare = (float(rng.uniform(0, SCENE_W)), float(rng.uniform(0, SCENE_H)),
              float(rng.uniform(0.1, 0.5) * SCENE_W), float(rng.uniform(40, 200))) \
@@ -73,7 +62,7 @@ def _sample(rng: np.random.Generator, rough: bool = False) -> _Shot:
     else:
         px_mm, blur, quality = float(rng.uniform(1.5, 4.5)), float(rng.uniform(0.3, 1.3)), \
             int(rng.integers(35, 96))
-    shot = _Shot(scale=px_mm / 4.0, blur=blur,
+    return _Shot(scale=px_mm / 4.0, blur=blur,
                  tint=tint * np.float32(rng.uniform(0.3, 1.15)),
                  slope=float(rng.uniform(-0.35, 0.35)), angle=float(rng.uniform(0, 2 * np.pi)),
                  glare=glare, noise=float(rng.uniform(0.5, 7)),
@@ -81,14 +70,6 @@ def _sample(rng: np.random.Generator, rough: bool = False) -> _Shot:
                  to_card=cv2.getPerspectiveTransform(off.astype(np.float32), target),
                  cloth=rng.uniform(10, 240, 3).astype(np.float32),
                  grain=float(rng.uniform(0, 18)))
-    if not rough:   # (no more draws: calibration and the bench shoot as they always have)
-        return shot
-    return replace(shot, busy=float(rng.uniform(0.3, 1.0)) if rng.random() < 0.3 else 0.0,
-                   motion=float(rng.uniform(1.5, 4.0)) if rng.random() < 0.15 else 0.0,
-                   motion_angle=float(rng.uniform(0, np.pi)),
-                   smear=float(rng.uniform(10, 40)) if rng.random() < 0.3 else 0.0,
-                   sharpen=float(rng.uniform(0.3, 1.5)) if rng.random() < 0.4 else 0.0,
-                   chroma=float(rng.uniform(0.8, 2.0)) if rng.random() < 0.3 else 0.0)
 
 
 def _scene(face: np.ndarray, shot: _Shot, x0: int, y0: int, x1: int, y1: int,
@@ -97,10 +78,6 @@ def _scene(face: np.ndarray, shot: _Shot, x0: int, y0: int, x1: int, y1: int,
     h, w = y1 - y0, x1 - x0
     grain = rng.normal(0, shot.grain, (h // 4 + 1, w // 4 + 1)).astype(np.float32)
     out = shot.cloth + cv2.resize(grain, (w, h))[:, :, None]
-    if shot.busy:   # a patterned cloth, a wood grain, a magazine: blotches of other colours
-        blotches = rng.uniform(0, 255, (h // 12 + 2, w // 12 + 2, 3)).astype(np.float32)
-        out = out + shot.busy * (cv2.resize(blotches, (w, h), interpolation=cv2.INTER_CUBIC)
-                                 - out)
     fx0, fy0 = max(x0, MARGIN), max(y0, MARGIN)
     fx1, fy1 = min(x1, MARGIN + FACE_WIDTH), min(y1, MARGIN + FACE_HEIGHT)
     if fx1 > fx0 and fy1 > fy0:
@@ -117,8 +94,6 @@ def _develop(scene: np.ndarray, shot: _Shot, x0: int, y0: int,
     `shot.scale`."""
     small = cv2.resize(scene, None, fx=shot.scale, fy=shot.scale, interpolation=cv2.INTER_AREA)
     small = cv2.GaussianBlur(small, (0, 0), shot.blur)
-    if shot.motion:
-        small = cv2.filter2D(small, -1, _shake(shot.motion, shot.motion_angle))
     h, w = small.shape[:2]
     xs = x0 + (np.arange(w, dtype=np.float32) + 0.5) / shot.scale
     ys = y0 + (np.arange(h, dtype=np.float32) + 0.5) / shot.scale
@@ -131,38 +106,10 @@ def _develop(scene: np.ndarray, shot: _Shot, x0: int, y0: int,
         glare = np.exp(-((xs[None, :] - cx) ** 2 + (ys[:, None] - cy) ** 2) / (2 * r * r))
         small += (strength * glare)[:, :, None]
     small += rng.normal(0, shot.noise, small.shape).astype(np.float32)
-    small = _phone(np.clip(small, 0, 255), shot)
     small8 = np.clip(small, 0, 255).astype(np.uint8)
     ok, jpeg = cv2.imencode(".jpg", small8, [cv2.IMWRITE_JPEG_QUALITY, shot.quality])
     decoded = cv2.imdecode(jpeg, cv2.IMREAD_COLOR) if ok else None
     return np.asarray(decoded, np.uint8) if decoded is not None else small8
-
-
-def _shake(length: float, angle: float) -> np.ndarray:
-    """A motion-blur kernel: a line `length` camera pixels long at `angle`."""
-    size = int(np.ceil(length)) | 1
-    kernel = np.zeros((size, size), np.float32)
-    c, half = size // 2, length / 2
-    dx, dy = half * np.cos(angle), half * np.sin(angle)
-    cv2.line(kernel, (round(c - dx), round(c - dy)), (round(c + dx), round(c + dy)), 1.0, 1,
-             cv2.LINE_AA)
-    return kernel / max(float(kernel.sum()), 1e-6)
-
-
-def _phone(image: np.ndarray, shot: _Shot) -> np.ndarray:
-    """What a phone's processing does to a float32 BGR picture before it is saved: denoising
-    that smears fine detail, colour kept at lower resolution than brightness, sharpening that
-    leaves light and dark halos along ink edges."""
-    image = image.astype(np.float32)
-    if shot.smear:
-        image = cv2.bilateralFilter(image, 5, shot.smear, 2.0)
-    if shot.chroma:
-        ycc = cv2.cvtColor((image / 255.0).astype(np.float32), cv2.COLOR_BGR2YCrCb)
-        ycc[:, :, 1:] = cv2.GaussianBlur(ycc[:, :, 1:], (0, 0), shot.chroma)
-        image = cv2.cvtColor(ycc, cv2.COLOR_YCrCb2BGR) * 255.0
-    if shot.sharpen:
-        image = image + shot.sharpen * (image - cv2.GaussianBlur(image, (0, 0), 1.2))
-    return image
 
 
 def _through(shot: _Shot, x0: int, y0: int, dx: float = 0.0, dy: float = 0.0) -> np.ndarray:

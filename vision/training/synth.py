@@ -120,13 +120,6 @@ def _drawn_pip(suit: int, rng: np.random.Generator) -> np.ndarray:
     return np.asarray(img)
 
 
-def _hsv_bgr(hue: float, saturation: float, value: float) -> tuple[int, int, int]:
-    """An ink colour (BGR) from a hue in degrees (negative: just short of 360)."""
-    pixel = np.array([[[hue % 360, saturation, value]]], np.float32)
-    b, g, r = cv2.cvtColor(pixel, cv2.COLOR_HSV2BGR)[0, 0] * 255
-    return int(b), int(g), int(r)
-
-
 def _glyph_pip(suit: int, font_path: Path) -> np.ndarray:
     font = ImageFont.truetype(str(font_path), 180)
     img = Image.new("L", (260, 260), 0)
@@ -189,7 +182,7 @@ class _Style:
         self.jumbo = bool(rng.random() < 0.35)
         if self.jumbo:    # a big rank and a pip as big under it (Bicycle's jumbo index)
             self.rank_h = float(rng.uniform(10.0, 16.0)) * PX
-            self.y = float(rng.uniform(1.5, 6.5)) * PX
+            self.y = float(rng.uniform(2.5, 6.5)) * PX
             self.pip_h = self.rank_h * float(rng.uniform(0.7, 1.15))
             self.gap = float(rng.uniform(0.5, 4.0)) * PX
         else:
@@ -215,19 +208,6 @@ class _Style:
         black = tuple(int(v) for v in rng.uniform(0, 70, 3)) if rng.random() < 0.3 \
             else (int(rng.uniform(0, 40)),) * 3
         red = (int(rng.uniform(0, 70)), int(rng.uniform(0, 50)), int(rng.uniform(160, 235)))
-        # Now and then inks and paper as printed decks come out in a phone's picture: an
-        # orange-red, salmon or crimson red, a dark grey black, a cream or yellowish paper
-        # (their own draws, so the rest of each design is as it was).
-        more = np.random.default_rng([2026, design, 1])
-        if more.random() < 0.35:
-            red = _hsv_bgr(float(more.uniform(-12, 18)), float(more.uniform(0.45, 1.0)),
-                           float(more.uniform(0.55, 0.98)))
-        if more.random() < 0.3:
-            black = _hsv_bgr(float(more.uniform(0, 360)), float(more.uniform(0, 0.3)),
-                             float(more.uniform(0.05, 0.35)))
-        if more.random() < 0.3:
-            self.paper = (int(paper - more.uniform(15, 50)), int(paper - more.uniform(3, 15)),
-                          int(paper))
         self.ink: list[tuple[int, ...]] = [black, red, black, red]
         if rng.random() < 0.15:   # a four-colour deck
             self.ink[2] = (int(rng.uniform(0, 60)), int(rng.uniform(110, 170)),
