@@ -5,9 +5,9 @@
 2. Windows of the training designs, shot through camera.py, train the network from the seed.
 3. Shots of the calibration designs (never trained on), half of them with one corner covered by
    a thumb or a face of a training deck (as in a trick or a meld row), set how the two corners
-   are read and pooled (the `zooms` of vision.corners.corner_views, and vision.corners.pool's
-   `independence` and `hidden`, that read the most of them right) and the abstain threshold:
-   the lowest confidence above every wrong reading.
+   are pooled (vision.corners.pool: the `independence` and `hidden` that read the most of them
+   right, each corner read at `--zooms`) and the abstain threshold: the lowest confidence above
+   every wrong reading.
 4. The network is written as ONNX with a JSON beside it (threshold, pooling, seed, designs and
    where they came from), and checked: cv2.dnn must give JAX's logits.
 Evaluation designs are used by none of this; bench/bench_corners.py reads them.
@@ -40,9 +40,6 @@ NPM_DECKS = ("cardsJS@1.1.1", "@letele/playing-cards@0.1.0")
 # Ways of pooling the two corners calibration chooses from (vision.corners.pool).
 POOLING = tuple((independence, hidden) for independence in (0.0, 0.5, 1.0)
                 for hidden in (0.0, 0.03, 0.1, 0.3, 1.0))
-# Zooms each corner may be read at (vision.corners.corner_views), averaged: calibration keeps
-# whichever reads the most right; each more zoom is one more pass of the network per corner.
-ZOOMS: tuple[tuple[float, ...], ...] = ((1.0,), (0.95, 1.0, 1.05))
 
 
 def gather() -> None:
@@ -146,6 +143,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1,
                         help="processes making training windows (the figures do not depend "
                              "on it: each design has its own seed)")
+    parser.add_argument("--zooms", type=float, nargs="+", default=[1.0],
+                        help="read each corner at these zooms, averaged (vision.corners."
+                             "corner_views; each is one more pass of the network per corner)")
     parser.add_argument("--only", nargs="*", help="use only these designs (a quick check)")
     parser.add_argument("--out", type=Path, default=MODEL.parent)
     parser.add_argument("--gather", action="store_true", help="npm pack the npm decks first")
@@ -189,22 +189,20 @@ def main(argv: list[str] | None = None) -> int:
     cards, truth, _ = samples.card_shots(real, args.calibration_shots, args.seed + 1)
     covers = [f.image for d in train if d.printed for f in d.load()]
     covered, covered_truth = covered_shots(real, args.calibration_shots, args.seed + 2, covers)
-    reader = CornerReader(onnx_path, meta_path)
+    zooms = tuple(args.zooms)
+    log_p = corner_log_p(CornerReader(onnx_path, meta_path), np.concatenate([cards, covered]),
+                         zooms)
     every = truth + covered_truth
     choices = []
-    for zooms in ZOOMS:
-        log_p = corner_log_p(reader, np.concatenate([cards, covered]), zooms)
-        for independence, hidden in POOLING:
-            read = readings(log_p, independence, hidden)
-            threshold = calibrate(*read, every)
-            choices.append((figures(*read, every, threshold)["correct"], -len(zooms),
-                            -independence, -hidden, zooms, threshold, read))
-            log(f"zooms {zooms}, independence {independence}, hidden {hidden}: threshold "
-                f"{threshold:.6f}, {choices[-1][0]:.2%} of all calibration shots read right")
-    # The reading that reads the most right (on a tie, the fewer zooms, the pooling closer to
-    # a plain mean).
-    _, _, independence, hidden, zooms, threshold, (named, conf) = max(
-        choices, key=lambda c: c[:4])
+    for independence, hidden in POOLING:
+        read = readings(log_p, independence, hidden)
+        threshold = calibrate(*read, every)
+        choices.append((figures(*read, every, threshold)["correct"], -independence, -hidden,
+                        threshold, read))
+        log(f"zooms {zooms}, independence {independence}, hidden {hidden}: threshold "
+            f"{threshold:.6f}, {choices[-1][0]:.2%} of all calibration shots read right")
+    # The pooling that reads the most right (on a tie, the one closer to a plain mean).
+    _, independence, hidden, threshold, (named, conf) = max(choices, key=lambda c: c[:3])
     independence, hidden = -independence, -hidden
     figures_clean = figures(named[:len(cards)], conf[:len(cards)], truth, threshold)
     figures_covered = figures(named[len(cards):], conf[len(cards):], covered_truth, threshold)
