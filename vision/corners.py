@@ -3,9 +3,9 @@
 card's index corner, or says there is none. It runs through OpenCV's dnn module, so it needs
 nothing beyond OpenCV (4.6 on the Pi).
 
-Each of a card's two index corners (vision/index.py) is read on its own (at each of a few
-`zooms`, whose log-probabilities are averaged, so that an outline found a pixel or two off
-sways the reading less), and the two readings
+Each of a card's two index corners (vision/index.py) is read on its own (at each of the
+`zooms` stored with the model, their log-probabilities averaged, so that an outline found a
+pixel or two off can sway the reading less; the shipped JSON reads it once), and the two readings
 are pooled (`combine`): each corner's log-probabilities weighted by what it tells, so that a
 corner that cannot tell (one under another card or a thumb: trained to say every rank, or every
 suit, is equally likely) or sees no index (`hidden`) leaves the other to decide, and two corners
