@@ -21,7 +21,15 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .edges import CANNY_LEVELS, OVER_CARDS, edge_outlines, off_cards, overlap_share, same_card
+from .edges import (
+    CANNY_LEVELS,
+    OVER_CARDS,
+    edge_outlines,
+    off_cards,
+    overlap_share,
+    same_card,
+    suppress,
+)
 from .index import READ_H, READ_W
 from .looks import NO_CARD, NOT_PAPER, SIDES_SHOWN, looks_like_card, parted, scores
 from .overlapping import SIZE_AGREES, SURE, corner_cards, shared_area
@@ -36,6 +44,7 @@ from .quads import (
     side_lengths,
 )
 from .reading import Reading, identify
+from .sides import side_cards
 
 # Frames wider than this are searched at half size. Not 720p: halved, its meld cards lie so
 # close that the gaps between them close.
@@ -440,6 +449,10 @@ def card_outlines(frame: np.ndarray, min_area_share: float = 0.002,
             looks = edged >= SIDES_SHOWN and not_paper <= NOT_PAPER and index
             (sure if looks else doubtful).append(quad)
         mine: list[np.ndarray] = guarded(edge_outlines, frame, default=[])
+        # Cards laid from their straight sides (vision.sides): a card whose white runs into
+        # a pale ground, or into another card's, is no card-shaped region, but its sides show.
+        sided: list[np.ndarray] = guarded(side_cards, frame, _sizes(sure + mine), default=[])
+        mine += suppress(sided, sure + mine)
         mine = guarded(off_cards, mine, sure, frame, default=[])
         sure, mine = _pairs_parted(frame, sure, mine)
         found = sure + mine + [q for q in doubtful if all(
@@ -451,6 +464,11 @@ def card_outlines(frame: np.ndarray, min_area_share: float = 0.002,
         found = guarded(_with_corner_cards, found, corner, frame, default=found)
         found = [q for q in found if _in_frame(q, frame.shape)]
     return found
+
+
+def _sizes(quads: list[np.ndarray]) -> list[tuple[float, float]]:
+    """The (short, long) sides of these outlines."""
+    return [(min(s), max(s)) for s in map(side_lengths, quads)]
 
 
 def _corner_cards(small: np.ndarray, light: np.ndarray, scale: float

@@ -1,0 +1,213 @@
+"""Cards found from their straight sides, for photos on busy grounds:
+`side_cards(frame, sizes) -> list of 4x2 corners`.
+
+A card's white may run into a light, colourless patch of the ground (grey rock, concrete,
+pale cloth), or touch another card's white along a side: its white is then no card-shaped
+region, though its sides still stand out as long straight edges. So the frame's straight
+segments are found (Canny edges, cv2.HoughLinesP: in every OpenCV build, the Pi's 4.6 as the
+wheel's), and wherever two of them meet at a right angle (a card's corner) cards are laid
+along them at a card's proportions (63 x 88 mm): each side taken as a whole short or long
+side, or the size of a card found elsewhere in the frame. A card so laid is kept when its
+sides lie on the frame's edges and it looks like a card (vision.looks), best supported first,
+each once. Thresholds tuned on rendered busy scenes (vision.busy, bench/bench_busy.py), never
+on the real photos.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from .edges import WORK_SIDE, overlap_share
+from .looks import NO_CARD, scores
+from .quads import ASPECT_RANGE, CARD_ASPECT, guarded, log, order_corners
+
+CANNY = (30, 90)        # edges of the sides (a card's white on a pale ground stands out less)
+MIN_SIDE = 0.05         # a segment at least this share of the frame's short side
+PIECE = 0.4             # HoughLinesP's pieces at least this share of MIN_SIDE, ...
+MAX_GAP = 3             # ... bridging gaps of at most this many px
+IN_LINE = 4.0           # px: pieces this near one line are of one straight edge ...
+JOIN = 12.0             # ... when at most this many px apart along it
+MAX_SEGMENTS = 400      # the longest segments kept (a textured ground gives many short ones)
+SQUARE = math.radians(8)    # two sides of a corner are this near a right angle
+MEET = 0.08             # ... and their ends meet within this share of the shorter (+ 4 px)
+LONGER = 1.08           # a card holds the sides it was laid from (shown at most this share)
+ON_SIDES = 0.7          # share of a card's outline on edges, at least
+MAX_CANDIDATES = 300    # cards judged by looks, best supported first
+SAME_SPOT = 0.5         # a card sharing this much of its area with one kept is that one
+# A card laid from sides is judged more strictly than a region of white (vision.looks): a
+# grid of a check cloth, or a printed frame inside a card, has straight sides and corners too.
+PAPER = 0.75            # share of the band inside its sides that is paper, at least
+EDGED = 0.6             # share of its sides' stretches that stand out from beyond, at least
+NOT_PAPER = 0.25        # share of those stretches with no paper inside, at most
+MIN_CARD = 0.004        # a card's area as a share of the frame at least (edges.MIN_CARD_SHARE)
+MAX_CARD = 0.4
+
+
+def segments(gray: np.ndarray) -> np.ndarray:
+    """The straight segments of a grey picture's edges, N x 4 (x0, y0, x1, y1), longest
+    first: HoughLinesP's pieces of one straight edge joined (`joined`)."""
+    edges = cv2.Canny(cv2.GaussianBlur(gray, (5, 5), 1.0), *CANNY)
+    shortest = max(10.0, MIN_SIDE * min(gray.shape[:2]))
+    found = cv2.HoughLinesP(edges, 1, math.pi / 180, threshold=int(PIECE * shortest),
+                            minLineLength=PIECE * shortest, maxLineGap=MAX_GAP)
+    if found is None:
+        return np.zeros((0, 4), np.float32)
+    lines = joined(found.reshape(-1, 4).astype(np.float32))
+    lengths = np.hypot(lines[:, 2] - lines[:, 0], lines[:, 3] - lines[:, 1])
+    keep = lengths >= shortest
+    return lines[keep][np.argsort(-lengths[keep])][:MAX_SEGMENTS]
+
+
+def joined(pieces: np.ndarray) -> np.ndarray:
+    """Pieces of one straight edge (HoughLinesP breaks a long edge where it wavers by a
+    pixel, or runs on along the other side of a card's printed border) joined into one
+    segment: pieces along the line of a longer one (within IN_LINE px) with at most JOIN px
+    between them; the segment is the line through all their ends."""
+    lengths = np.hypot(pieces[:, 2] - pieces[:, 0], pieces[:, 3] - pieces[:, 1])
+    order = np.argsort(-lengths)[:4 * MAX_SEGMENTS]
+    # per line: its origin and unit direction (of its longest piece), extent along it
+    origin = np.zeros((len(order), 2), np.float32)
+    unit = np.zeros((len(order), 2), np.float32)
+    extent = np.zeros((len(order), 2), np.float32)
+    ends: list[list[np.ndarray]] = []
+    for k in order.tolist():
+        a, b = pieces[k, :2], pieces[k, 2:]
+        n = len(ends)
+        if n:
+            o, u = origin[:n], unit[:n]
+            off_a = np.abs((a - o)[:, 0] * u[:, 1] - (a - o)[:, 1] * u[:, 0])
+            off_b = np.abs((b - o)[:, 0] * u[:, 1] - (b - o)[:, 1] * u[:, 0])
+            ta, tb = ((a - o) * u).sum(axis=1), ((b - o) * u).sum(axis=1)
+            lo, hi = np.minimum(ta, tb), np.maximum(ta, tb)
+            gap = np.maximum(lo - extent[:n, 1], extent[:n, 0] - hi)
+            near = np.flatnonzero((off_a < IN_LINE) & (off_b < IN_LINE) & (gap < JOIN))
+            if len(near):
+                m = int(near[0])
+                extent[m] = (min(extent[m, 0], lo[m]), max(extent[m, 1], hi[m]))
+                ends[m] += [a, b]
+                continue
+        if lengths[k] < 1e-6:
+            continue
+        origin[n], unit[n], extent[n] = a, (b - a) / lengths[k], (0.0, lengths[k])
+        ends.append([a, b])
+    out = []
+    for m, points in enumerate(ends):
+        o, u = origin[m], unit[m]
+        if len(points) > 2:   # the line through all the pieces' ends
+            pts = np.array(points, np.float32)
+            centre = pts.mean(axis=0)
+            _, _, vt = np.linalg.svd(pts - centre)
+            u = vt[0] if float(vt[0] @ unit[m]) > 0 else -vt[0]
+            t = (pts - centre) @ u
+            o, extent[m] = centre, (float(t.min()), float(t.max()))
+        out.append([*(o + u * extent[m, 0]), *(o + u * extent[m, 1])])
+    return np.array(out, np.float32).reshape(-1, 4)
+
+
+def corners(lines: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, float, float]]:
+    """Where two segments end at a right angle to each other (a card's corner): the point
+    where their lines cross, the unit directions of the two sides away from it, and how far
+    each side reaches from it."""
+    if len(lines) < 2:
+        return []
+    a, b = lines[:, :2], lines[:, 2:]
+    length = np.maximum(np.linalg.norm(b - a, axis=1), 1e-6)
+    unit = (b - a) / length[:, None]
+    cross = unit[:, None, 0] * unit[None, :, 1] - unit[:, None, 1] * unit[None, :, 0]
+    i_s, j_s = np.nonzero(np.triu(np.abs(cross) > math.cos(SQUARE), 1))
+    out = []
+    for i, j in zip(i_s.tolist(), j_s.tolist(), strict=True):
+        r, s, den = unit[i], unit[j], float(cross[i, j])
+        d = a[j] - a[i]
+        t = float(d[0] * s[1] - d[1] * s[0]) / den   # the crossing, along segment i
+        u = float(d[0] * r[1] - d[1] * r[0]) / den   # ... and along segment j
+        reach = MEET * min(length[i], length[j]) + 4
+        ends = []
+        for k, along in ((i, t), (j, u)):
+            if abs(along) < reach:
+                ends.append((unit[k], float(length[k] - along)))
+            elif abs(along - length[k]) < reach:
+                ends.append((-unit[k], float(along)))
+        if len(ends) == 2:
+            out.append(((a[i] + t * r).astype(np.float32), ends[0][0].astype(np.float32),
+                        ends[1][0].astype(np.float32), ends[0][1], ends[1][1]))
+    return out
+
+
+def _sizes_at(first: float, second: float, sizes: list[tuple[float, float]]
+              ) -> list[tuple[float, float]]:
+    """(along the first side, along the second) of the cards that may lie on a corner whose
+    sides show `first` and `second` long: either side whole as a short or a long side, both
+    whole, or a size of `sizes` (short, long)."""
+    out = []
+    for side in (first, second):
+        out += [(side, side / CARD_ASPECT), (side * CARD_ASPECT, side)]
+    pairs = []
+    for short, long_ in out + list(sizes):
+        pairs += [(short, long_), (long_, short)]
+    if ASPECT_RANGE[0] <= min(first, second) / max(first, second, 1e-6) <= ASPECT_RANGE[1]:
+        pairs.append((first, second))
+    kept: list[tuple[float, float]] = []
+    for along, across in pairs:
+        if first > LONGER * along or second > LONGER * across:
+            continue
+        if not any(abs(along / k[0] - 1) < 0.04 and abs(across / k[1] - 1) < 0.04
+                   for k in kept):
+            kept.append((along, across))
+    return kept
+
+
+def _on_edges(quad: np.ndarray, edges: np.ndarray) -> float:
+    """The share of points along the quad's sides (ends left out) that lie on `edges`."""
+    t = np.linspace(0.06, 0.94, 16, dtype=np.float32)[:, None]
+    points = np.concatenate([quad[k] + t * (quad[(k + 1) % 4] - quad[k]) for k in range(4)])
+    xs, ys = np.round(points[:, 0]).astype(int), np.round(points[:, 1]).astype(int)
+    inside = (xs >= 0) & (ys >= 0) & (xs < edges.shape[1]) & (ys < edges.shape[0])
+    hit = np.zeros(len(points), bool)
+    hit[inside] = edges[ys[inside], xs[inside]] > 0
+    return float(hit.mean())
+
+
+def side_cards(frame: np.ndarray, sizes: list[tuple[float, float]] | None = None
+               ) -> list[np.ndarray]:
+    """Corners (4x2, frame pixels) of the cards laid from the frame's straight sides that
+    meet at right angles (see the module's docstring); `sizes` are the (short, long) sides,
+    in frame pixels, of cards already found in the frame."""
+    h, w = frame.shape[:2]
+    if min(h, w) < 32:
+        return []
+    scale = min(1.0, WORK_SIDE / max(h, w))
+    small = frame if scale == 1.0 else cv2.resize(frame, None, fx=scale, fy=scale,
+                                                  interpolation=cv2.INTER_AREA)
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    edges = cv2.dilate(cv2.Canny(cv2.GaussianBlur(gray, (5, 5), 1.0), *CANNY),
+                       np.ones((3, 3), np.uint8))
+    lines = segments(gray)
+    known = [(s * scale, l_ * scale) for s, l_ in sizes or []]
+    area = float(h * w) * scale * scale
+    candidates: list[tuple[float, np.ndarray]] = []
+    for point, first, second, l1, l2 in corners(lines):
+        for along, across in _sizes_at(l1, l2, known):
+            quad = np.array([point, point + first * along,
+                             point + first * along + second * across,
+                             point + second * across], np.float32)
+            if not MIN_CARD * area < along * across < MAX_CARD * area:
+                continue
+            support = _on_edges(quad, edges)
+            if support >= ON_SIDES:
+                candidates.append((support, order_corners(quad)))
+    candidates.sort(key=lambda c: -c[0])
+    kept: list[np.ndarray] = []
+    for _, quad in candidates[:MAX_CANDIDATES]:
+        if any(overlap_share(quad, k) > SAME_SPOT for k in kept):
+            continue
+        paper, edged, not_paper, index = guarded(scores, small, quad, default=NO_CARD)
+        if paper >= PAPER and edged >= EDGED and not_paper <= NOT_PAPER and index:
+            kept.append(quad)
+    log.debug("%d segments, %d cards laid from corners, %d kept", len(lines),
+              len(candidates), len(kept))
+    return [((q + 0.5) / scale - 0.5).astype(np.float32) for q in kept]
+
