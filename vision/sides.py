@@ -21,8 +21,8 @@ import cv2
 import numpy as np
 
 from .edges import WORK_SIDE, overlap_share
-from .looks import NO_CARD, scores
-from .quads import ASPECT_RANGE, CARD_ASPECT, guarded, log, order_corners
+from .looks import NO_CARD, PAPER_SATURATION, scores
+from .quads import ASPECT_RANGE, CARD_ASPECT, guarded, log, order_corners, side_lengths
 
 CANNY = (30, 90)        # edges of the sides (a card's white on a pale ground stands out less)
 MIN_SIDE = 0.05         # a segment at least this share of the frame's short side
@@ -35,6 +35,8 @@ SQUARE = math.radians(8)    # two sides of a corner are this near a right angle
 MEET = 0.08             # ... and their ends meet within this share of the shorter (+ 4 px)
 LONGER = 1.08           # a card holds the sides it was laid from (shown at most this share)
 ON_SIDES = 0.7          # share of a card's outline on edges, at least
+RUN = (0.1, 0.3)        # the run past a corner looked at, as shares of the side
+RUNS_ON = 4             # a quad with this many of its sides' ends running on is a grid's
 MAX_CANDIDATES = 300    # cards judged by looks, best supported first
 SAME_SPOT = 0.5         # a card sharing this much of its area with one kept is that one
 # A card laid from sides is judged more strictly than a region of white (vision.looks): a
@@ -42,6 +44,11 @@ SAME_SPOT = 0.5         # a card sharing this much of its area with one kept is 
 PAPER = 0.75            # share of the band inside its sides that is paper, at least
 EDGED = 0.6             # share of its sides' stretches that stand out from beyond, at least
 NOT_PAPER = 0.25        # share of those stretches with no paper inside, at most
+UPRIGHT = 60            # px: an outline's short side, straightened to look round it
+FRAME_REACH = 0.4       # a card's edge lies at most this share of the frame's short side out
+RING_OUT = 0.08         # the ring outside a printed frame that is paper (share of its short
+FRAME_PAPER = 0.8       # side), this much of it on every side
+FRAME_LIGHT = 0.75      # paper: colourless, and at least this share of the lightest
 MIN_CARD = 0.004        # a card's area as a share of the frame at least (edges.MIN_CARD_SHARE)
 MAX_CARD = 0.4
 
@@ -171,6 +178,31 @@ def _on_edges(quad: np.ndarray, edges: np.ndarray) -> float:
     return float(hit.mean())
 
 
+def _runs_on(quad: np.ndarray, edges: np.ndarray) -> int:
+    """How many of the eight ends of the quad's sides run on, straight, past its corners
+    along `edges` (a card's sides end at its corners; in a row of cards two, or four in its
+    middle, run on into the next card's)."""
+    t = np.linspace(RUN[0], RUN[1], 8, dtype=np.float32)[:, None]
+    count = 0
+    for k in range(4):
+        a, b = quad[k], quad[(k + 1) % 4]
+        for start, way in ((b, b - a), (a, a - b)):
+            points = start + t * way
+            xs, ys = np.round(points[:, 0]).astype(int), np.round(points[:, 1]).astype(int)
+            inside = (xs >= 0) & (ys >= 0) & (xs < edges.shape[1]) & (ys < edges.shape[0])
+            count += bool(inside.all()) and float((edges[ys, xs] > 0).mean()) >= ON_SIDES
+    return count
+
+
+def _small(frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """The frame at the size it is searched at, in grey, and that size's scale."""
+    h, w = frame.shape[:2]
+    scale = min(1.0, WORK_SIDE / max(h, w))
+    small = frame if scale == 1.0 else cv2.resize(frame, None, fx=scale, fy=scale,
+                                                  interpolation=cv2.INTER_AREA)
+    return small, cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), scale
+
+
 def side_cards(frame: np.ndarray, sizes: list[tuple[float, float]] | None = None
                ) -> list[np.ndarray]:
     """Corners (4x2, frame pixels) of the cards laid from the frame's straight sides that
@@ -179,10 +211,7 @@ def side_cards(frame: np.ndarray, sizes: list[tuple[float, float]] | None = None
     h, w = frame.shape[:2]
     if min(h, w) < 32:
         return []
-    scale = min(1.0, WORK_SIDE / max(h, w))
-    small = frame if scale == 1.0 else cv2.resize(frame, None, fx=scale, fy=scale,
-                                                  interpolation=cv2.INTER_AREA)
-    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    small, gray, scale = _small(frame)
     edges = cv2.dilate(cv2.Canny(cv2.GaussianBlur(gray, (5, 5), 1.0), *CANNY),
                        np.ones((3, 3), np.uint8))
     lines = segments(gray)
@@ -204,10 +233,62 @@ def side_cards(frame: np.ndarray, sizes: list[tuple[float, float]] | None = None
     for _, quad in candidates[:MAX_CANDIDATES]:
         if any(overlap_share(quad, k) > SAME_SPOT for k in kept):
             continue
-        paper, edged, not_paper, index = guarded(scores, small, quad, default=NO_CARD)
-        if paper >= PAPER and edged >= EDGED and not_paper <= NOT_PAPER and index:
+        if _runs_on(quad, edges) >= RUNS_ON:
+            continue   # a cell of a grid (a check cloth): its sides run on past its corners
+        if is_card(small, quad):
             kept.append(quad)
     log.debug("%d segments, %d cards laid from corners, %d kept", len(lines),
               len(candidates), len(kept))
     return [((q + 0.5) / scale - 0.5).astype(np.float32) for q in kept]
 
+
+
+def is_card(frame: np.ndarray, quad: np.ndarray) -> bool:
+    """The strict test of a card laid from its sides (PAPER, EDGED, NOT_PAPER, an index)."""
+    paper, edged, not_paper, index = guarded(scores, frame, quad, default=NO_CARD)
+    return paper >= PAPER and edged >= EDGED and not_paper <= NOT_PAPER and index
+
+
+def around(frame: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
+    """The card round an outline that is only the thin frame printed inside a card (round a
+    court's picture, or the pips): when the ring just outside the outline is still paper on
+    every side, each side is moved out to the strongest step in brightness beyond it
+    (the card's edge), within FRAME_REACH of its short side. The card's corners (frame
+    pixels), or None when the outline is no such frame or no card is round it."""
+    quad = order_corners(quad.astype(np.float32))
+    short, long_ = min(side_lengths(quad)), max(side_lengths(quad))
+    if short < 8:
+        return None
+    w, h = UPRIGHT, round(UPRIGHT * long_ / short)
+    pad = round(FRAME_REACH * w)
+    dst = np.array([[pad, pad], [pad + w, pad], [pad + w, pad + h], [pad, pad + h]], np.float32)
+    m = cv2.getPerspectiveTransform(quad, dst)
+    big = cv2.warpPerspective(frame, m, (w + 2 * pad, h + 2 * pad), flags=cv2.INTER_AREA,
+                              borderMode=cv2.BORDER_REPLICATE)
+    hsv = cv2.cvtColor(big, cv2.COLOR_BGR2HSV)
+    value = cv2.GaussianBlur(hsv[:, :, 2], (3, 3), 0).astype(np.float32)
+    paper = (hsv[:, :, 1] <= PAPER_SATURATION) & (value >= FRAME_LIGHT * np.percentile(value, 95))
+    ring = round(RING_OUT * w)
+    # each side's profile across it (mean over its middle), from the outline outwards
+    rows, cols = slice(pad + h // 10, pad + h - h // 10), slice(pad + w // 10, pad + w - w // 10)
+    sides = [(value[:pad, cols].mean(axis=1)[::-1], paper[pad - ring:pad - 1, cols]),
+             (value[rows, pad + w + 1:].mean(axis=0), paper[rows, pad + w + 1:pad + w + ring]),
+             (value[pad + h + 1:, cols].mean(axis=1), paper[pad + h + 1:pad + h + ring, cols]),
+             (value[rows, :pad].mean(axis=0)[::-1], paper[rows, pad - ring:pad - 1])]
+    moved = []
+    for profile, outside in sides:
+        if outside.size == 0 or outside.mean() < FRAME_PAPER:
+            return None   # not paper beyond this side: the outline is a card's own edge
+        steps = np.abs(np.diff(profile))
+        steps[:ring] = 0   # the printed line itself and the paper next to it
+        moved.append(int(np.argmax(steps)) + 1)
+    top, right, bottom, left = moved
+    grown = np.array([[pad - left, pad - top], [pad + w + right, pad - top],
+                      [pad + w + right, pad + h + bottom], [pad - left, pad + h + bottom]],
+                     np.float32)
+    out = cv2.perspectiveTransform(grown.reshape(-1, 1, 2), np.linalg.inv(m)).reshape(4, 2)
+    out = order_corners(out)
+    sides_out = side_lengths(out)
+    if not ASPECT_RANGE[0] <= min(sides_out) / max(sides_out) <= ASPECT_RANGE[1]:
+        return None
+    return out if is_card(frame, out) else None
