@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .aruco import detect_markers
 from .edges import (
     CANNY_LEVELS,
     OVER_CARDS,
@@ -454,6 +455,7 @@ def card_outlines(frame: np.ndarray, min_area_share: float = 0.002,
         # Cards laid from their straight sides (vision.sides): a card whose white runs into
         # a pale ground, or into another card's, is no card-shaped region, but its sides show.
         sided: list[np.ndarray] = guarded(side_cards, frame, _sizes(sure + mine), default=[])
+        sided = guarded(_off_markers, frame, sided, default=[])
         # ... and an outline holding two of them is two cards taken as one
         sure, mine, doubtful = ([q for q in group if _holding(q, sided) < 2]
                                 for group in (sure, mine, doubtful))
@@ -470,6 +472,15 @@ def card_outlines(frame: np.ndarray, min_area_share: float = 0.002,
         found = [q for q in found if _in_frame(q, frame.shape)]
         found = guarded(_unframed, frame, found, default=found)
     return found
+
+
+def _off_markers(frame: np.ndarray, quads: list[np.ndarray]) -> list[np.ndarray]:
+    """`quads` less those over the mat's ArUco markers (a marker's white border and black
+    squares give straight sides and corners too)."""
+    if not quads:
+        return quads
+    markers = detect_markers(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)).values()
+    return [q for q in quads if all(overlap_share(q, m) < OVER_CARDS for m in markers)]
 
 
 def _holding(quad: np.ndarray, cards: list[np.ndarray]) -> int:

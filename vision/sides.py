@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from .edges import WORK_SIDE, overlap_share
-from .looks import NO_CARD, PAPER_SATURATION, scores
+from .looks import NO_CARD, PAPER_SATURATION, paper_along, scores
 from .quads import ASPECT_RANGE, CARD_ASPECT, guarded, log, order_corners, side_lengths
 
 CANNY = (30, 90)        # edges of the sides (a card's white on a pale ground stands out less)
@@ -35,6 +35,7 @@ SQUARE = math.radians(8)    # two sides of a corner are this near a right angle
 MEET = 0.08             # ... and their ends meet within this share of the shorter (+ 4 px)
 LONGER = 1.08           # a card holds the sides it was laid from (shown at most this share)
 ON_SIDES = 0.7          # share of a card's outline on edges, at least
+ON_EACH = 0.5           # ... and of each of its sides (a card on a marker's white square: no)
 RUN = (0.1, 0.3)        # the run past a corner looked at, as shares of the side
 RUNS_ON = 4             # a quad with this many of its sides' ends running on is a grid's
 MAX_CANDIDATES = 300    # cards judged by looks, best supported first
@@ -49,6 +50,7 @@ FRAME_REACH = 0.4       # a card's edge lies at most this share of the frame's s
 RING_OUT = 0.08         # the ring outside a printed frame that is paper (share of its short
 FRAME_PAPER = 0.8       # side), this much of it on every side
 FRAME_LIGHT = 0.75      # paper: colourless, and at least this share of the lightest
+SIDE_PAPER = 0.5        # share of each side with paper just inside it, at least
 MIN_CARD = 0.004        # a card's area as a share of the frame at least (edges.MIN_CARD_SHARE)
 MAX_CARD = 0.4
 
@@ -167,15 +169,16 @@ def _sizes_at(first: float, second: float, sizes: list[tuple[float, float]]
     return kept
 
 
-def _on_edges(quad: np.ndarray, edges: np.ndarray) -> float:
-    """The share of points along the quad's sides (ends left out) that lie on `edges`."""
+def _on_edges(quad: np.ndarray, edges: np.ndarray) -> tuple[float, float]:
+    """The share of points along the quad's sides (ends left out) that lie on `edges`, in
+    all and on its barest side."""
     t = np.linspace(0.06, 0.94, 16, dtype=np.float32)[:, None]
     points = np.concatenate([quad[k] + t * (quad[(k + 1) % 4] - quad[k]) for k in range(4)])
     xs, ys = np.round(points[:, 0]).astype(int), np.round(points[:, 1]).astype(int)
     inside = (xs >= 0) & (ys >= 0) & (xs < edges.shape[1]) & (ys < edges.shape[0])
     hit = np.zeros(len(points), bool)
     hit[inside] = edges[ys[inside], xs[inside]] > 0
-    return float(hit.mean())
+    return float(hit.mean()), float(hit.reshape(4, -1).mean(axis=1).min())
 
 
 def _runs_on(quad: np.ndarray, edges: np.ndarray) -> int:
@@ -225,8 +228,8 @@ def side_cards(frame: np.ndarray, sizes: list[tuple[float, float]] | None = None
                              point + second * across], np.float32)
             if not MIN_CARD * area < along * across < MAX_CARD * area:
                 continue
-            support = _on_edges(quad, edges)
-            if support >= ON_SIDES:
+            support, barest = _on_edges(quad, edges)
+            if support >= ON_SIDES and barest >= ON_EACH:
                 candidates.append((support, order_corners(quad)))
     candidates.sort(key=lambda c: -c[0])
     kept: list[np.ndarray] = []
@@ -244,9 +247,11 @@ def side_cards(frame: np.ndarray, sizes: list[tuple[float, float]] | None = None
 
 
 def is_card(frame: np.ndarray, quad: np.ndarray) -> bool:
-    """The strict test of a card laid from its sides (PAPER, EDGED, NOT_PAPER, an index)."""
+    """The strict test of a card laid from its sides (PAPER, EDGED, NOT_PAPER, an index),
+    with paper along every side (not a card-shaped part of a marker's pattern)."""
     paper, edged, not_paper, index = guarded(scores, frame, quad, default=NO_CARD)
-    return paper >= PAPER and edged >= EDGED and not_paper <= NOT_PAPER and index
+    return paper >= PAPER and edged >= EDGED and not_paper <= NOT_PAPER and index \
+        and min(guarded(paper_along, frame, quad, default=[0.0])) >= SIDE_PAPER
 
 
 def around(frame: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
