@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from .edges import WORK_SIDE, overlap_share
-from .looks import NO_CARD, PAPER_SATURATION, paper_along, scores
+from .looks import NO_CARD, PAPER_SATURATION, paper_along, parted, scores
 from .quads import ASPECT_RANGE, CARD_ASPECT, guarded, log, order_corners, side_lengths
 
 CANNY = (30, 90)        # edges of the sides (a card's white on a pale ground stands out less)
@@ -33,7 +33,7 @@ JOIN = 12.0             # ... when at most this many px apart along it
 MAX_SEGMENTS = 400      # the longest segments kept (a textured ground gives many short ones)
 SQUARE = math.radians(8)    # two sides of a corner are this near a right angle
 MEET = 0.08             # ... and their ends meet within this share of the shorter (+ 4 px)
-LONGER = 1.08           # a card holds the sides it was laid from (shown at most this share)
+LONGER = 1.08           # a card holds a side it was laid from (shown at most this share)
 ON_SIDES = 0.7          # share of a card's outline on edges, at least
 ON_EACH = 0.5           # ... and of each of its sides (a card on a marker's white square: no)
 RUN = (0.1, 0.3)        # the run past a corner looked at, as shares of the side
@@ -161,7 +161,8 @@ def _sizes_at(first: float, second: float, sizes: list[tuple[float, float]]
         pairs.append((first, second))
     kept: list[tuple[float, float]] = []
     for along, across in pairs:
-        if first > LONGER * along or second > LONGER * across:
+        # the card holds a side shown, the other may run on (into a card beside it)
+        if first > LONGER * along and second > LONGER * across:
             continue
         if not any(abs(along / k[0] - 1) < 0.04 and abs(across / k[1] - 1) < 0.04
                    for k in kept):
@@ -238,8 +239,13 @@ def side_cards(frame: np.ndarray, sizes: list[tuple[float, float]] | None = None
             continue
         if _runs_on(quad, edges) >= RUNS_ON:
             continue   # a cell of a grid (a check cloth): its sides run on past its corners
-        if is_card(small, quad):
-            kept.append(quad)
+        if not is_card(small, quad):
+            continue
+        # two cards side by side make a card's shape too: keep each (looks.parted)
+        halves = guarded(parted, small, quad, default=None)
+        for card in halves or [quad]:
+            if not any(overlap_share(card, k) > SAME_SPOT for k in kept):
+                kept.append(card)
     log.debug("%d segments, %d cards laid from corners, %d kept", len(lines),
               len(candidates), len(kept))
     return [((q + 0.5) / scale - 0.5).astype(np.float32) for q in kept]
