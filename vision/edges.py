@@ -40,6 +40,7 @@ MIN_LIGHT = 0.4   # ... and is at least this light (card white over cards, not g
 RING = 0.08   # ... and the region itself at least this much (a court card's frame of white)
 WHITE_SATURATION = 80    # median HSV saturation of a card's white at most
 WHITE_LIGHTER = 1.0      # ... and its median value above the frame's median times this
+PAPER_LIKE = 0.8   # a part is completed over what is this share of its own white's light
 SUPPORTED = 0.45  # ... when edges lie under this share of its sides (two of four: a card in a row)
 OVER_CARDS = 0.1   # an outline sharing this much with a card found by its white is not kept
 SAME = 0.15   # outlines whose corners all lie within this share of a short side are one card
@@ -158,7 +159,13 @@ def _region(labels: np.ndarray, stats: np.ndarray, label: int, small: np.ndarray
         quad: np.ndarray | None = found[0]
     elif not whole and sizes is not None:
         offset = np.array([x0, y0], np.float32)
-        quad = _from_side(contour, mask, light[y0:y1, x0:x1], sizes,
+        # light as this part's own paper (a pale ground is lighter than the frame's middle
+        # grey, but not as light as a card's white)
+        box = hsv[y0:y1, x0:x1]
+        level = PAPER_LIKE * float(np.median(box[:, :, 2][mask > 0]))
+        alike = cv2.bitwise_and(light[y0:y1, x0:x1],
+                                cv2.inRange(box, (0, 0, level), (180, 255, 255)))
+        quad = _from_side(contour, mask, alike, sizes,
                           lambda q: looks_like_card(small, q + offset))
     else:
         return None
