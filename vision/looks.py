@@ -132,18 +132,14 @@ def parted(frame: np.ndarray, quad: np.ndarray) -> list[np.ndarray] | None:
     across = step[:, round(0.08 * w):round(0.92 * w)] > PAIR_EDGE
     # a line a pixel or so aslant: take the best of each row and its neighbours
     line = np.maximum.reduce([across[rows - 1], across[rows], across[rows + 1]]).mean(axis=1)
-    # each card's margin is paper along the line (a court's picture ends at a line too, and
-    # its rows are edges right across): the strongest such line
+    best = int(np.argmax(line))
+    if line[best] < PAIR_LINE:
+        return None
+    # each card's margin is paper along the line (a court's picture ends at a line too)
     hsv = cv2.cvtColor(both, cv2.COLOR_BGR2HSV)
     paper = _paper(hsv, float(np.percentile(hsv[:, :, 2], 80)))
-    cols = slice(round(0.08 * w), round(0.92 * w))
-    for best in np.argsort(-line, kind="stable").tolist():
-        row = int(rows[best])
-        if line[best] < PAIR_LINE:
-            return None
-        if min(paper[row - 7:row - 2, cols].mean(), paper[row + 3:row + 8, cols].mean()) >= 0.6:
-            break
-    else:
+    row, cols = int(rows[best]), slice(round(0.08 * w), round(0.92 * w))
+    if min(paper[row - 7:row - 2, cols].mean(), paper[row + 3:row + 8, cols].mean()) < 0.6:
         return None
     f = float(row) / h
     q = quad.astype(np.float32)

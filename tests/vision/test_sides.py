@@ -56,12 +56,12 @@ def test_a_card_on_a_pale_colourless_ground_is_found(faces: Faces) -> None:
         stray += sum(not same_card(q, card) for q in outlines)
     assert found >= 11, found
     # parts of a court's white completed out over the ground still pass for cards at times
-    assert stray <= 16, stray
+    assert stray <= 8, stray
 
 
 def test_two_cards_touching_along_a_long_side_are_parted(faces: Faces) -> None:
-    """Two cards side by side, touching or a hair apart, on a textured ground: most pairs
-    give each card an outline of its own."""
+    """Two cards side by side, touching or a hair apart, on a textured ground: about half
+    the pairs give each card an outline of its own (without the sides, a pair in four)."""
     rng = np.random.default_rng(4)
     names = list(faces)
     both = 0
@@ -77,7 +77,7 @@ def test_two_cards_touching_along_a_long_side_are_parted(faces: Faces) -> None:
             _paste(frame, faces[name], quad, np.array([2.0, 2.0, 2.0, 0.3]))
         outlines = card_outlines(_finish(frame), edges=True)
         both += all(any(same_card(q, c) for q in outlines) for c in (left, right))
-    assert both >= 9, both
+    assert both >= 7, both
 
 
 def _framed_card(rng: np.random.Generator, pale: bool) -> tuple[np.ndarray, np.ndarray,
