@@ -40,6 +40,8 @@ MIN_LIGHT = 0.4   # ... and is at least this light (card white over cards, not g
 RING = 0.08   # ... and the region itself at least this much (a court card's frame of white)
 WHITE_SATURATION = 80    # median HSV saturation of a card's white at most
 WHITE_LIGHTER = 1.0      # ... and its median value above the frame's median times this
+STRAIGHT = 0.4    # a part's side is straight: the part's outline runs along this share of it
+ON_LINE = 2.0     # ... within this many px
 PAPER_LIKE = 0.8   # a part is completed over what is this share of its own white's light
 SUPPORTED = 0.45  # ... when edges lie under this share of its sides (two of four: a card in a row)
 OVER_CARDS = 0.1   # an outline sharing this much with a card found by its white is not kept
@@ -149,7 +151,7 @@ def _region(labels: np.ndarray, stats: np.ndarray, label: int, small: np.ndarray
     if not _is_white(hsv[y0:y1, x0:x1], mask, frame_value):
         return None
     # holes (the print inside) belong to the card: take the outer outline only
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     if not contours:
         return None
     contour = max(contours, key=cv2.contourArea)
@@ -191,8 +193,8 @@ def _from_side(contour: np.ndarray, mask: np.ndarray, light: np.ndarray,
     found: list[tuple[float, np.ndarray]] = []
     for i in np.argsort(-lengths)[:2].tolist():
         a, b, side = pts[i], pts[(i + 1) % len(pts)], float(lengths[i])
-        if side < 12:
-            continue
+        if side < 12 or _straight(contour, a, b) < STRAIGHT:
+            continue   # a chord of a round patch of the ground, not a card's side
         along = (b - a) / side
         # the side as long as the part reaches along it (its ends may be hidden or rounded)
         reach = (pts - a) @ along
@@ -223,6 +225,18 @@ def _from_side(contour: np.ndarray, mask: np.ndarray, light: np.ndarray,
         if check is None or check(quad):
             return quad
     return None
+
+
+def _straight(contour: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
+    """The share of the segment a-b along which the outline runs within ON_LINE px of it."""
+    length = float(np.linalg.norm(b - a))
+    unit = (b - a) / max(length, 1e-6)
+    rel = contour.reshape(-1, 2).astype(np.float32) - a
+    along = rel @ unit
+    off = np.abs(rel[:, 0] * unit[1] - rel[:, 1] * unit[0])
+    near = along[(off <= ON_LINE) & (along >= 0) & (along <= length)]
+    bins = max(1, int(length // 2))
+    return len(np.unique(np.minimum((near / 2).astype(int), bins - 1))) / bins
 
 
 def same_card(a: np.ndarray, b: np.ndarray) -> bool:
