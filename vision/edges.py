@@ -6,9 +6,11 @@ frame's edges (Canny, at two strengths: the fainter parts a card from the card u
 drawn, and each region between them that is light, colourless and of a card's shape is a card.
 A card partly under another (a fan, a pile) shows only a strip or a corner of it, and a court
 card's white may be cut in two by its picture: such a part is completed to a card from one of
-its two longest straight sides, towards the part, either as long as that side or of the size
-of a whole card found in the frame laid from a visible corner, when that card holds the part
-and is mostly light (the ground beyond the card's own edge is not). Every outline must look
+its two longest straight sides (its outline runs straight along them: a round light patch
+of the ground has none), towards the part, either as long as that side or of the size of a
+whole card found in the frame laid from a visible corner, when that card holds the part and
+is mostly as light as the part's own white (the ground beyond the card's own edge is not,
+even a pale one). Every outline must look
 like a card (vision.looks); outlines of one card are kept once (`suppress`). The figures below
 were tuned on rendered busy scenes (vision.busy, bench/bench_busy.py), never on photos.
 """
