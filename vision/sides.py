@@ -1,16 +1,19 @@
 """Cards found from their straight sides, for photos on busy grounds:
-`side_cards(frame, sizes) -> list of 4x2 corners`.
+`side_cards(frame, sizes) -> list of 4x2 corners`, and `around(frame, quad)`, the card round a
+frame printed inside it.
 
 A card's white may run into a light, colourless patch of the ground (grey rock, concrete,
 pale cloth), or touch another card's white along a side: its white is then no card-shaped
 region, though its sides still stand out as long straight edges. So the frame's straight
 segments are found (Canny edges, cv2.HoughLinesP: in every OpenCV build, the Pi's 4.6 as the
-wheel's), and wherever two of them meet at a right angle (a card's corner) cards are laid
-along them at a card's proportions (63 x 88 mm): each side taken as a whole short or long
-side, or the size of a card found elsewhere in the frame. A card so laid is kept when its
-sides lie on the frame's edges and it looks like a card (vision.looks), best supported first,
-each once. Thresholds tuned on rendered busy scenes (vision.busy, bench/bench_busy.py), never
-on the real photos.
+wheel's; the pieces of one edge joined), and wherever two of them meet at a right angle (a
+card's corner) cards are laid along them at a card's proportions (63 x 88 mm): each side
+taken as a whole short or long side, or the size of a card found elsewhere in the frame. A
+card so laid is kept when its sides, each of them, lie on the frame's edges, none runs on
+past its corners (a check cloth's cells do), and it passes a stricter test than `looks`
+(`is_card`: paper along every side); best supported first, each once, and two cards side by
+side taken as one are cut in two (looks.parted). Thresholds tuned on rendered busy scenes
+(vision.busy, bench/bench_busy.py), never on the real photos.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ JOIN = 12.0             # ... when at most this many px apart along it
 MAX_SEGMENTS = 400      # the longest segments kept (a textured ground gives many short ones)
 SQUARE = math.radians(8)    # two sides of a corner are this near a right angle
 MEET = 0.08             # ... and their ends meet within this share of the shorter (+ 4 px)
+SAME_SIZE = 0.04        # sizes this near are one
 LONGER = 1.08           # a card holds a side it was laid from (shown at most this share)
 ON_SIDES = 0.7          # share of a card's outline on edges, at least
 ON_EACH = 0.5           # ... and of each of its sides (a card on a marker's white square: no)
@@ -52,14 +56,21 @@ FRAME_PAPER = 0.8       # side), this much of it on every side
 FRAME_LIGHT = 0.75      # paper: colourless, and at least this share of the lightest
 SIDE_PAPER = 0.5        # share of each side with paper just inside it, at least
 MIN_CARD = 0.004        # a card's area as a share of the frame at least (edges.MIN_CARD_SHARE)
-MAX_CARD = 0.4
+MAX_CARD = 0.4          # ... and at most (edges.MAX_CARD_SHARE)
 
 
 def segments(gray: np.ndarray) -> np.ndarray:
     """The straight segments of a grey picture's edges, N x 4 (x0, y0, x1, y1), longest
     first: HoughLinesP's pieces of one straight edge joined (`joined`)."""
-    edges = cv2.Canny(cv2.GaussianBlur(gray, (5, 5), 1.0), *CANNY)
-    shortest = max(10.0, MIN_SIDE * min(gray.shape[:2]))
+    return _segments(_canny(gray))
+
+
+def _canny(gray: np.ndarray) -> np.ndarray:
+    return cv2.Canny(cv2.GaussianBlur(gray, (5, 5), 1.0), *CANNY)
+
+
+def _segments(edges: np.ndarray) -> np.ndarray:
+    shortest = max(10.0, MIN_SIDE * min(edges.shape[:2]))
     found = cv2.HoughLinesP(edges, 1, math.pi / 180, threshold=int(PIECE * shortest),
                             minLineLength=PIECE * shortest, maxLineGap=MAX_GAP)
     if found is None:
@@ -164,7 +175,7 @@ def _sizes_at(first: float, second: float, sizes: list[tuple[float, float]]
         # the card holds a side shown, the other may run on (into a card beside it)
         if first > LONGER * along and second > LONGER * across:
             continue
-        if not any(abs(along / k[0] - 1) < 0.04 and abs(across / k[1] - 1) < 0.04
+        if not any(abs(along / k[0] - 1) < SAME_SIZE and abs(across / k[1] - 1) < SAME_SIZE
                    for k in kept):
             kept.append((along, across))
     return kept
@@ -207,6 +218,14 @@ def _small(frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     return small, cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), scale
 
 
+def is_card(frame: np.ndarray, quad: np.ndarray) -> bool:
+    """The strict test of a card laid from its sides (PAPER, EDGED, NOT_PAPER, an index),
+    with paper along every side (not a card-shaped part of a marker's pattern)."""
+    paper, edged, not_paper, index = guarded(scores, frame, quad, default=NO_CARD)
+    return paper >= PAPER and edged >= EDGED and not_paper <= NOT_PAPER and index \
+        and min(guarded(paper_along, frame, quad, default=[0.0])) >= SIDE_PAPER
+
+
 def side_cards(frame: np.ndarray, sizes: list[tuple[float, float]] | None = None
                ) -> list[np.ndarray]:
     """Corners (4x2, frame pixels) of the cards laid from the frame's straight sides that
@@ -216,9 +235,9 @@ def side_cards(frame: np.ndarray, sizes: list[tuple[float, float]] | None = None
     if min(h, w) < 32:
         return []
     small, gray, scale = _small(frame)
-    edges = cv2.dilate(cv2.Canny(cv2.GaussianBlur(gray, (5, 5), 1.0), *CANNY),
-                       np.ones((3, 3), np.uint8))
-    lines = segments(gray)
+    raw = _canny(gray)
+    lines = _segments(raw)
+    edges = cv2.dilate(raw, np.ones((3, 3), np.uint8))
     known = [(s * scale, l_ * scale) for s, l_ in sizes or []]
     area = float(h * w) * scale * scale
     candidates: list[tuple[float, np.ndarray]] = []
@@ -249,15 +268,6 @@ def side_cards(frame: np.ndarray, sizes: list[tuple[float, float]] | None = None
     log.debug("%d segments, %d cards laid from corners, %d kept", len(lines),
               len(candidates), len(kept))
     return [((q + 0.5) / scale - 0.5).astype(np.float32) for q in kept]
-
-
-
-def is_card(frame: np.ndarray, quad: np.ndarray) -> bool:
-    """The strict test of a card laid from its sides (PAPER, EDGED, NOT_PAPER, an index),
-    with paper along every side (not a card-shaped part of a marker's pattern)."""
-    paper, edged, not_paper, index = guarded(scores, frame, quad, default=NO_CARD)
-    return paper >= PAPER and edged >= EDGED and not_paper <= NOT_PAPER and index \
-        and min(guarded(paper_along, frame, quad, default=[0.0])) >= SIDE_PAPER
 
 
 def around(frame: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
