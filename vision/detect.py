@@ -21,7 +21,16 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .edges import CANNY_LEVELS, OVER_CARDS, edge_outlines, off_cards, overlap_share, same_card
+from .aruco import detect_markers
+from .edges import (
+    CANNY_LEVELS,
+    OVER_CARDS,
+    edge_outlines,
+    off_cards,
+    overlap_share,
+    same_card,
+    suppress,
+)
 from .index import READ_H, READ_W
 from .looks import NO_CARD, NOT_PAPER, SIDES_SHOWN, looks_like_card, parted, scores
 from .overlapping import SIZE_AGREES, SURE, corner_cards, shared_area
@@ -36,6 +45,7 @@ from .quads import (
     side_lengths,
 )
 from .reading import Reading, identify
+from .sides import around, side_cards
 
 # Frames wider than this are searched at half size. Not 720p: halved, its meld cards lie so
 # close that the gaps between them close.
@@ -65,6 +75,8 @@ HELD_CARD = 0.8   # an outline holds a card laid from its corners when it covers
 TOO_BIG = 1.25    # ... and is far bigger than such cards when its long side is this many times
 RIVALS = 0.5      # an outline sharing this much with a card laid from two or more of its corners
 MORE_PAPER = 0.1  # ... gives way to it when that card's band is this much more paper (looks)
+FRAMED = 0.85     # an outline this much smaller than one round it, ...
+MIDDLE = 0.12     # ... with its middle this near (share of its short side), is a printed frame
 
 
 @dataclass(frozen=True)
@@ -440,6 +452,14 @@ def card_outlines(frame: np.ndarray, min_area_share: float = 0.002,
             looks = edged >= SIDES_SHOWN and not_paper <= NOT_PAPER and index
             (sure if looks else doubtful).append(quad)
         mine: list[np.ndarray] = guarded(edge_outlines, frame, default=[])
+        # Cards laid from their straight sides (vision.sides): a card whose white runs into
+        # a pale ground, or into another card's, is no card-shaped region, but its sides show.
+        sided: list[np.ndarray] = guarded(side_cards, frame, _sizes(sure + mine), default=[])
+        sided = guarded(_off_markers, frame, sided, default=[])
+        # ... and an outline holding two of them is two cards taken as one
+        sure, mine, doubtful = ([q for q in group if _holding(q, sided) < 2]
+                                for group in (sure, mine, doubtful))
+        mine += suppress(sided, sure + mine)
         mine = guarded(off_cards, mine, sure, frame, default=[])
         sure, mine = _pairs_parted(frame, sure, mine)
         found = sure + mine + [q for q in doubtful if all(
@@ -450,7 +470,52 @@ def card_outlines(frame: np.ndarray, min_area_share: float = 0.002,
             _corner_cards, small, cv2.bitwise_or(by_cloth, plain), scale, default=[])
         found = guarded(_with_corner_cards, found, corner, frame, default=found)
         found = [q for q in found if _in_frame(q, frame.shape)]
+        found = guarded(_unframed, frame, found, default=found)
     return found
+
+
+def _off_markers(frame: np.ndarray, quads: list[np.ndarray]) -> list[np.ndarray]:
+    """`quads` less those over the mat's ArUco markers (a marker's white border and black
+    squares give straight sides and corners too)."""
+    if not quads:
+        return quads
+    markers = detect_markers(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)).values()
+    return [q for q in quads if all(overlap_share(q, m) < OVER_CARDS for m in markers)]
+
+
+def _holding(quad: np.ndarray, cards: list[np.ndarray]) -> int:
+    """How many of `cards` (other than `quad` itself) the outline holds nearly whole."""
+    return sum(not same_card(c, quad)
+               and shared_area(c, quad) > HELD_CARD * cv2.contourArea(c) for c in cards)
+
+
+def _unframed(frame: np.ndarray, found: list[np.ndarray]) -> list[np.ndarray]:
+    """The outlines `found`, each that is only the thin frame printed inside a card (round a
+    court's picture or the pips) given up for that card: dropped when another outline is
+    round it, about the same middle (a card is never inside another card), else grown to
+    the card round it (vision.sides.around)."""
+    out: list[np.ndarray] = []
+    for i, quad in enumerate(found):
+        area = cv2.contourArea(quad)
+        short = min(side_lengths(quad))
+        if any(cv2.contourArea(o) * FRAMED > area
+               and shared_area(o, quad) > HELD_CARD * area
+               and float(np.linalg.norm(o.mean(axis=0) - quad.mean(axis=0))) < MIDDLE * short
+               for j, o in enumerate(found) if j != i):
+            log.debug("dropped an outline inside another: a frame printed on a card")
+            continue
+        card = guarded(around, frame, quad, default=None)
+        if card is not None:
+            log.debug("grew an outline inside a card to the card's edges")
+            quad = card
+        if not any(same_card(quad, o) for o in out):
+            out.append(quad)
+    return out
+
+
+def _sizes(quads: list[np.ndarray]) -> list[tuple[float, float]]:
+    """The (short, long) sides of these outlines."""
+    return [(min(s), max(s)) for s in map(side_lengths, quads)]
 
 
 def _corner_cards(small: np.ndarray, light: np.ndarray, scale: float

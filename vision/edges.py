@@ -6,9 +6,11 @@ frame's edges (Canny, at two strengths: the fainter parts a card from the card u
 drawn, and each region between them that is light, colourless and of a card's shape is a card.
 A card partly under another (a fan, a pile) shows only a strip or a corner of it, and a court
 card's white may be cut in two by its picture: such a part is completed to a card from one of
-its two longest straight sides, towards the part, either as long as that side or of the size
-of a whole card found in the frame laid from a visible corner, when that card holds the part
-and is mostly light (the ground beyond the card's own edge is not). Every outline must look
+its two longest straight sides (its outline runs straight along them: a round light patch
+of the ground has none), towards the part, either as long as that side or of the size of a
+whole card found in the frame laid from a visible corner, when that card holds the part and
+is mostly as light as the part's own white (the ground beyond the card's own edge is not,
+even a pale one). Every outline must look
 like a card (vision.looks); outlines of one card are kept once (`suppress`). The figures below
 were tuned on rendered busy scenes (vision.busy, bench/bench_busy.py), never on photos.
 """
@@ -40,6 +42,9 @@ MIN_LIGHT = 0.4   # ... and is at least this light (card white over cards, not g
 RING = 0.08   # ... and the region itself at least this much (a court card's frame of white)
 WHITE_SATURATION = 80    # median HSV saturation of a card's white at most
 WHITE_LIGHTER = 1.0      # ... and its median value above the frame's median times this
+STRAIGHT = 0.4    # a part's side is straight: the part's outline runs along this share of it
+ON_LINE = 2.0     # ... within this many px
+PAPER_LIKE = 0.8   # a part is completed over what is this share of its own white's light
 SUPPORTED = 0.45  # ... when edges lie under this share of its sides (two of four: a card in a row)
 OVER_CARDS = 0.1   # an outline sharing this much with a card found by its white is not kept
 SAME = 0.15   # outlines whose corners all lie within this share of a short side are one card
@@ -148,7 +153,7 @@ def _region(labels: np.ndarray, stats: np.ndarray, label: int, small: np.ndarray
     if not _is_white(hsv[y0:y1, x0:x1], mask, frame_value):
         return None
     # holes (the print inside) belong to the card: take the outer outline only
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     if not contours:
         return None
     contour = max(contours, key=cv2.contourArea)
@@ -158,7 +163,13 @@ def _region(labels: np.ndarray, stats: np.ndarray, label: int, small: np.ndarray
         quad: np.ndarray | None = found[0]
     elif not whole and sizes is not None:
         offset = np.array([x0, y0], np.float32)
-        quad = _from_side(contour, mask, light[y0:y1, x0:x1], sizes,
+        # light as this part's own paper (a pale ground is lighter than the frame's middle
+        # grey, but not as light as a card's white)
+        box = hsv[y0:y1, x0:x1]
+        level = PAPER_LIKE * float(np.median(box[:, :, 2][mask > 0]))
+        alike = cv2.bitwise_and(light[y0:y1, x0:x1],
+                                cv2.inRange(box, (0, 0, level), (180, 255, 255)))
+        quad = _from_side(contour, mask, alike, sizes,
                           lambda q: looks_like_card(small, q + offset))
     else:
         return None
@@ -184,8 +195,8 @@ def _from_side(contour: np.ndarray, mask: np.ndarray, light: np.ndarray,
     found: list[tuple[float, np.ndarray]] = []
     for i in np.argsort(-lengths)[:2].tolist():
         a, b, side = pts[i], pts[(i + 1) % len(pts)], float(lengths[i])
-        if side < 12:
-            continue
+        if side < 12 or _straight(contour, a, b) < STRAIGHT:
+            continue   # a chord of a round patch of the ground, not a card's side
         along = (b - a) / side
         # the side as long as the part reaches along it (its ends may be hidden or rounded)
         reach = (pts - a) @ along
@@ -216,6 +227,18 @@ def _from_side(contour: np.ndarray, mask: np.ndarray, light: np.ndarray,
         if check is None or check(quad):
             return quad
     return None
+
+
+def _straight(contour: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
+    """The share of the segment a-b along which the outline runs within ON_LINE px of it."""
+    length = float(np.linalg.norm(b - a))
+    unit = (b - a) / max(length, 1e-6)
+    rel = contour.reshape(-1, 2).astype(np.float32) - a
+    along = rel @ unit
+    off = np.abs(rel[:, 0] * unit[1] - rel[:, 1] * unit[0])
+    near = along[(off <= ON_LINE) & (along >= 0) & (along <= length)]
+    bins = max(1, int(length // 2))
+    return len(np.unique(np.minimum((near / 2).astype(int), bins - 1))) / bins
 
 
 def same_card(a: np.ndarray, b: np.ndarray) -> bool:

@@ -81,6 +81,16 @@ def scores(frame: np.ndarray, quad: np.ndarray) -> tuple[float, float, float, bo
     return float(paper[band].mean()), edge / n, bad / n, _has_index(hsv, light)
 
 
+def paper_along(frame: np.ndarray, quad: np.ndarray) -> list[float]:
+    """Per side of the outline, the share of the strip just inside it (as `scores` looks at
+    it) that is paper."""
+    card = straightened(frame, quad)
+    hsv = cv2.cvtColor(card, cv2.COLOR_BGR2HSV)
+    band = _band(card.shape[:2], BAND[0], BAND[1]) > 0
+    paper = _paper(hsv, float(np.percentile(hsv[:, :, 2][band], 80)))
+    return [float(np.rot90(paper, side)[M + 2:M + 5, M + 3:-M - 3].mean()) for side in range(4)]
+
+
 def looks_like_card(frame: np.ndarray, quad: np.ndarray) -> bool:
     """Paper inside the sides, sides that are a card's edges along enough of their length
     and paper along nearly all of it, and ink in a corner (see the module's docstring).
