@@ -240,10 +240,12 @@ def photos(folder: Path, limit: int | None = None) -> dict[str, Any]:
     is found when an outline contains the centres of all its labelled corner boxes, read when
     such an outline's reading names it. A misread is an outline naming a card none of whose
     labelled corners lies inside it (a card partly under another is rightly read from its one
-    corner, though its whole outline also holds the top card's corners)."""
+    corner, though its whole outline also holds the top card's corners). As one outline over
+    two cards counts as finding both, the stricter figures count only outlines holding no other
+    labelled card's corner ("own"), and the outlines holding no labelled corner at all."""
     classes = (folder / "classes.txt").read_text().split()
     tally = dict.fromkeys(("photos", "cards", "found", "read", "wrong", "other_card",
-                           "seconds"), 0.0)
+                           "own_found", "own_read", "outlines", "empty", "seconds"), 0.0)
     for image_path in sorted(folder.glob("*.jpg"))[:limit]:
         frame = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
         label_path = image_path.with_suffix(".txt")
@@ -251,10 +253,12 @@ def photos(folder: Path, limit: int | None = None) -> dict[str, Any]:
             continue
         h, w = frame.shape[:2]
         boxes: dict[Card, list[tuple[float, float]]] = {}
+        every: list[tuple[float, float]] = []   # the corners of all labelled cards, pinochle or not
         for line in label_path.read_text().splitlines():
             parts = line.split()
             if len(parts) != 5:
                 continue
+            every.append((float(parts[1]) * w, float(parts[2]) * h))
             try:
                 card = Card.parse(classes[int(parts[0])].upper())
             except ValueError:   # a joker or a card below the nine: not a pinochle card
@@ -269,15 +273,22 @@ def photos(folder: Path, limit: int | None = None) -> dict[str, Any]:
         def inside(d: Detection, centre: tuple[float, float]) -> bool:
             return cv2.pointPolygonTest(d.corners.reshape(-1, 1, 2), centre, False) >= 0
 
+        held = [{c for c in every if inside(d, c)} for d in found]
+        tally["outlines"] += len(found)
+        tally["empty"] += sum(not h for h in held)
         for d in found:
             named = d.reading.card
             tally["wrong"] += named is not None and not any(
                 inside(d, c) for c in boxes.get(named, []))
         for card, centres in boxes.items():
             tally["cards"] += 1
-            holding = [d for d in found if all(inside(d, c) for c in centres)]
+            holding = [(d, h) for d, h in zip(found, held, strict=True)
+                       if all(c in h for c in centres)]
+            own = [d for d, h in holding if h <= set(centres)]
             tally["found"] += bool(holding)
-            tally["read"] += any(d.reading.card == card for d in holding)
+            tally["read"] += any(d.reading.card == card for d, _ in holding)
+            tally["own_found"] += bool(own)
+            tally["own_read"] += any(d.reading.card == card for d in own)
     return tally
 
 
@@ -488,12 +499,18 @@ def main() -> int:
         print(f"real photos ({int(shots['photos'])} of a Bicycle deck, measured only): "
               f"{int(shots['cards'])} cards ({int(shots['other_card'])} labels of non-pinochle "
               f"cards left out), found {shots['found'] / n:.1%}, found and read "
-              f"{shots['read'] / n:.1%}, misread {shots['wrong'] / n:.2%}; "
-              f"{shots['photos'] / max(shots['seconds'], 1e-9):.1f} photos/s")
+              f"{shots['read'] / n:.1%}, misread {shots['wrong'] / n:.2%}; by an outline of its "
+              f"own: found {shots['own_found'] / n:.1%}, read {shots['own_read'] / n:.1%}; "
+              f"{int(shots['outlines'])} outlines, {int(shots['empty'])} holding no labelled "
+              f"corner; {shots['photos'] / max(shots['seconds'], 1e-9):.1f} photos/s")
         figures |= {"photo_cards": int(shots["cards"]),
                     "photo_found": round(shots["found"] / n, 4),
                     "photo_read": round(shots["read"] / n, 4),
-                    "photo_misread": round(shots["wrong"] / n, 4)}
+                    "photo_misread": round(shots["wrong"] / n, 4),
+                    "photo_own_found": round(shots["own_found"] / n, 4),
+                    "photo_own_read": round(shots["own_read"] / n, 4),
+                    "photo_outlines": int(shots["outlines"]),
+                    "photo_empty_outlines": int(shots["empty"])}
     if "latency" in args.skip:
         print("tracker: skipped")
     else:
