@@ -125,7 +125,8 @@ def pool(log_p: np.ndarray, independence: float, hidden: float = 0.0) -> np.ndar
 
 def combine(logits: np.ndarray, independence: float = 0.0, hidden: float = 0.0
             ) -> CornerReading:
-    """Per-corner logits (N x (RANKS + SUITS)) -> one reading of the card (see `pool`)."""
+    """Per-corner logits or log-probabilities (N x (RANKS + SUITS); each head is normalised
+    here, which leaves log-probabilities as they are) -> one reading of the card (see `pool`)."""
     rank = pool(log_softmax(logits[:, :RANKS]), independence, hidden)
     suit = pool(log_softmax(logits[:, RANKS:]), independence, hidden)
     return CornerReading(np.exp(rank), np.exp(suit))

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .quads import CARD_ASPECT, guarded, log, order_corners, side_lengths
+from .quads import CARD_ASPECT, guarded, log, on_edges, order_corners, side_lengths
 
 MIN_BLOB = 0.004    # a blob's area, as a share of the frame, at least (as edges.MIN_CARD_SHARE)
 MAX_BLOB = 0.6      # ... and at most
@@ -162,18 +162,6 @@ def _share_in(quad: np.ndarray, filled: np.ndarray) -> float:
     return inside / total if total else 0.0
 
 
-def _on_edges(quad: np.ndarray, edges: np.ndarray) -> float:
-    """The share of points along the quad's sides that lie on `edges`."""
-    t = np.linspace(0.05, 0.95, 20, dtype=np.float32)[:, None]
-    points = np.concatenate([quad[i] + t * (quad[(i + 1) % 4] - quad[i]) for i in range(4)])
-    xs = np.round(points[:, 0]).astype(int)
-    ys = np.round(points[:, 1]).astype(int)
-    inside = (xs >= 0) & (ys >= 0) & (xs < edges.shape[1]) & (ys < edges.shape[0])
-    hit = np.zeros(len(points), bool)
-    hit[inside] = edges[ys[inside], xs[inside]] > 0
-    return float(hit.mean())
-
-
 def _corners_seen(quad: np.ndarray, points: np.ndarray) -> int:
     near = NEAR_CORNER * min(side_lengths(quad))
     d = np.linalg.norm(quad[:, None, :] - points[None, :, :], axis=2)
@@ -207,7 +195,7 @@ def blob_cards(contour: np.ndarray, filled: np.ndarray, edges: np.ndarray
                 if _share_in(quad, filled) < INSIDE:
                     continue
                 seen = _corners_seen(quad, points)
-                support = _on_edges(quad, edges)
+                support = float(on_edges(quad, edges, 0.05, 20).mean())
                 if seen < 2 and support < SUPPORT:
                     continue
                 out.append(Candidate(order_corners(quad), seen, seen + support, ell))

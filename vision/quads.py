@@ -47,3 +47,16 @@ def guarded(step: Callable[..., T], *args: object, default: T) -> T:
     except (cv2.error, ValueError, ZeroDivisionError, FloatingPointError) as exc:
         log.debug("skipped a blob: %s failed: %s", step.__name__, exc)
         return default
+
+
+def on_edges(quad: np.ndarray, edges: np.ndarray, ends: float, count: int) -> np.ndarray:
+    """Which of `count` points spread along each side of the quad (leaving `ends` of its
+    length bare at each end) lie on `edges`: 4 x count booleans, a point outside the picture
+    off them."""
+    t = np.linspace(ends, 1 - ends, count, dtype=np.float32)[:, None]
+    points = np.concatenate([quad[i] + t * (quad[(i + 1) % 4] - quad[i]) for i in range(4)])
+    xs, ys = np.round(points[:, 0]).astype(int), np.round(points[:, 1]).astype(int)
+    inside = (xs >= 0) & (ys >= 0) & (xs < edges.shape[1]) & (ys < edges.shape[0])
+    hit = np.zeros(len(points), bool)
+    hit[inside] = edges[ys[inside], xs[inside]] > 0
+    return hit.reshape(4, count)

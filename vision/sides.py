@@ -25,7 +25,15 @@ import numpy as np
 
 from .edges import WORK_SIDE, overlap_share
 from .looks import NO_CARD, PAPER_SATURATION, paper_along, parted, scores
-from .quads import ASPECT_RANGE, CARD_ASPECT, guarded, log, order_corners, side_lengths
+from .quads import (
+    ASPECT_RANGE,
+    CARD_ASPECT,
+    guarded,
+    log,
+    on_edges,
+    order_corners,
+    side_lengths,
+)
 
 CANNY = (30, 90)        # edges of the sides (a card's white on a pale ground stands out less)
 MIN_SIDE = 0.05         # a segment at least this share of the frame's short side
@@ -181,18 +189,6 @@ def _sizes_at(first: float, second: float, sizes: list[tuple[float, float]]
     return kept
 
 
-def _on_edges(quad: np.ndarray, edges: np.ndarray) -> tuple[float, float]:
-    """The share of points along the quad's sides (ends left out) that lie on `edges`, in
-    all and on its barest side."""
-    t = np.linspace(0.06, 0.94, 16, dtype=np.float32)[:, None]
-    points = np.concatenate([quad[k] + t * (quad[(k + 1) % 4] - quad[k]) for k in range(4)])
-    xs, ys = np.round(points[:, 0]).astype(int), np.round(points[:, 1]).astype(int)
-    inside = (xs >= 0) & (ys >= 0) & (xs < edges.shape[1]) & (ys < edges.shape[0])
-    hit = np.zeros(len(points), bool)
-    hit[inside] = edges[ys[inside], xs[inside]] > 0
-    return float(hit.mean()), float(hit.reshape(4, -1).mean(axis=1).min())
-
-
 def _runs_on(quad: np.ndarray, edges: np.ndarray) -> int:
     """How many of the eight ends of the quad's sides run on, straight, past its corners
     along `edges` (a card's sides end at its corners; in a row of cards two, or four in its
@@ -248,7 +244,8 @@ def side_cards(frame: np.ndarray, sizes: list[tuple[float, float]] | None = None
                              point + second * across], np.float32)
             if not MIN_CARD * area < along * across < MAX_CARD * area:
                 continue
-            support, barest = _on_edges(quad, edges)
+            hits = on_edges(quad, edges, 0.06, 16)
+            support, barest = float(hits.mean()), float(hits.mean(axis=1).min())
             if support >= ON_SIDES and barest >= ON_EACH:
                 candidates.append((support, order_corners(quad)))
     candidates.sort(key=lambda c: -c[0])

@@ -68,11 +68,12 @@ def corner_log_p(reader: CornerReader, cards: np.ndarray, zooms: tuple[float, ..
                            for i in range(0, len(cards), batch)])
 
 
-def readings(logits: np.ndarray, independence: float, hidden: float
+def readings(log_p: np.ndarray, independence: float, hidden: float
              ) -> tuple[np.ndarray, np.ndarray]:
-    """Per card (both corners' logits): the card index named (-1 for none), its confidence."""
-    named, conf = np.full(len(logits), -1), np.zeros(len(logits))
-    for i, pair in enumerate(logits):
+    """Per card (both corners' log-probabilities, `corner_log_p`): the card index named (-1 for
+    none), its confidence."""
+    named, conf = np.full(len(log_p), -1), np.zeros(len(log_p))
+    for i, pair in enumerate(log_p):
         read = combine(pair, independence, hidden)
         conf[i] = read.confidence
         if read.names_card:
