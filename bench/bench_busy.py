@@ -7,9 +7,11 @@ card is a merged one; every eighth scene has no card at all (its outlines are al
 counted: cards with an outline true to the laid card (its corners within edges.SAME).
 Prints figures per texture and one JSON line. Tune with the default seed; measure with another.
 `--layout overlap`: every scene two or three cards each over a corner of another (as in a
-photo of a few cards dropped on a table), instead of the mix of layouts.
+photo of a few cards dropped on a table), instead of the mix of layouts. `--borders none`: the
+faces' printed borders painted over with their paper (busy.borderless: white to the card's
+rounded edge, as a real cut-out Bicycle card); `mixed`: every other scene so.
 
-    .venv/bin/python bench/bench_busy.py --scenes 200 --seed 7 [--layout overlap]
+    .venv/bin/python bench/bench_busy.py --scenes 200 --seed 7 [--layout overlap] [--borders none]
 """
 
 from __future__ import annotations
@@ -27,14 +29,17 @@ from vision.busy import (
     OVERLAP,
     TEXTURES,
     Laid,
+    borderless,
     busy_scene,
     index_centres,
     training_decks,
 )
-from vision.detect import card_outlines
+from vision.detect import card_outlines, straighten
 from vision.edges import same_card
+from vision.reading import identify
 
 EMPTY_EVERY = 8
+BORDERS = ("printed", "none", "mixed")
 
 
 def _holds(quad: np.ndarray, centres: list[tuple[float, float]]) -> bool:
@@ -59,12 +64,25 @@ def judge(outlines: list[np.ndarray], laid: list[Laid]) -> tuple[int, int, int, 
     return found, false, merged, true
 
 
+def read(frame: np.ndarray, outlines: list[np.ndarray], laid: list[Laid]) -> int:
+    """Cards found and read: an outline holding the card's indices that show names it (the
+    reader learnt these training decks' faces: a reading here says the outline is good enough
+    to read, not how the reader does on a deck it never saw)."""
+    names = [identify(straighten(frame, q)).card for q in outlines]
+    return sum(any(name == item.card and _holds(q, c) for q, name in zip(outlines, names,
+                                                                        strict=True))
+               for item, c in zip(laid, index_centres(laid), strict=True) if c)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--scenes", type=int, default=200)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--layout", choices=[*LAYOUTS, OVERLAP], default=None,
                         help="every scene of this layout (default: a mix of LAYOUTS)")
+    parser.add_argument("--borders", choices=BORDERS, default="printed",
+                        help="the faces' printed borders: kept, painted over with their paper "
+                             "(a card with none), or painted over in every other scene")
     parser.add_argument("--size", default="720x720", metavar="WxH",
                         help="frame size (the photos' is 720x720; 1920x1080 for the speed "
                              "at 1080p)")
@@ -78,14 +96,18 @@ def main() -> int:
         print("no kdegames training deck is installed (kdegames-card-data-kf5)")
         return 1
     names = sorted(decks)
-    tally = {kind: dict.fromkeys(("cards", "found", "true", "white", "false", "merged",
+    plain = {name: {card: borderless(face) for card, face in faces.items()}
+             for name, faces in decks.items()} if args.borders != "printed" else decks
+    tally = {kind: dict.fromkeys(("cards", "found", "read", "true", "white", "false", "merged",
                                   "empty", "empty_false"), 0) for kind in TEXTURES}
     seconds = 0.0
     for i in range(args.scenes):
         empty = i % EMPTY_EVERY == EMPTY_EVERY - 1
         kind = TEXTURES[(i // EMPTY_EVERY if empty else i) % len(TEXTURES)]
-        frame, laid = busy_scene(decks[names[i % len(names)]], rng, kind=kind,
-                                 cards=not empty, layout=args.layout, size=(size[0], size[1]))
+        bare = args.borders == "none" or (args.borders == "mixed" and i % 2 == 1)
+        faces = (plain if bare else decks)[names[i % len(names)]]
+        frame, laid = busy_scene(faces, rng, kind=kind, cards=not empty, layout=args.layout,
+                                 size=(size[0], size[1]))
         start = time.process_time()
         outlines = card_outlines(frame, edges=True)
         seconds += time.process_time() - start
@@ -95,6 +117,7 @@ def main() -> int:
             t["empty_false"] += len(outlines)
             continue
         found, false, merged, true = judge(outlines, laid)
+        t["read"] += read(frame, outlines, laid)
         t["cards"] += sum(bool(c) for c in index_centres(laid))
         t["found"] += found
         t["true"] += true
@@ -103,23 +126,27 @@ def main() -> int:
         t["white"] += judge(card_outlines(frame), laid)[0]
     for kind, t in tally.items():
         print(f"  {kind:9s} found {t['found']}/{t['cards']} "
-              f"({t['found'] / max(t['cards'], 1):.1%}; by white alone {t['white']}), "
+              f"({t['found'] / max(t['cards'], 1):.1%}; read {t['read']}; "
+              f"by white alone {t['white']}), "
               f"{t['false']} false and {t['merged']} merged outlines, "
               f"{t['empty_false']} on {t['empty']} grounds with no card")
     total = {key: sum(t[key] for t in tally.values()) for key in tally[TEXTURES[0]]}
     scenes = args.scenes - total["empty"]
     n = max(total["cards"], 1)
-    print(f"busy scenes ({args.layout or 'mixed'}, seed {args.seed}): "
+    print(f"busy scenes ({args.layout or 'mixed'}, borders {args.borders}, seed {args.seed}): "
           f"found {total['found']}/{total['cards']} "
           f"({total['found'] / n:.1%}; true to the card {total['true'] / n:.1%}), "
+          f"found and read {total['read'] / n:.1%}, "
           f"by white alone {total['white'] / n:.1%}; "
           f"{total['false'] / max(scenes, 1):.2f} false and "
           f"{total['merged'] / max(scenes, 1):.2f} merged outlines a scene; "
           f"{total['empty_false']} outlines on {total['empty']} grounds with no card; "
           f"{1000 * seconds / args.scenes:.1f} ms a {args.size} frame (CPU)")
     print(json.dumps({"busy_seed": args.seed, "busy_layout": args.layout or "mixed",
+                      "busy_borders": args.borders,
                       "busy_cards": total["cards"],
                       "busy_found": round(total["found"] / n, 4),
+                      "busy_read": round(total["read"] / n, 4),
                       "busy_true_outline": round(total["true"] / n, 4),
                       "busy_found_by_white": round(total["white"] / n, 4),
                       "busy_false_per_scene": round(total["false"] / max(scenes, 1), 3),

@@ -10,7 +10,8 @@ then blurred, noisy and JPEG-compressed. The "overlap" layout is two or three ca
 px/mm and any angles, each covering a corner of another (as a photo of a few cards dropped on a
 table: often only one index of a card shows); bench_busy measures it on its own. Faces are
 those of the corner reader's training designs (`training_decks`), never its calibration or
-evaluation ones.
+evaluation ones. `borderless(face)` paints a face's printed border over with its own paper,
+as a real cut-out card (white right to its rounded edge) looks: bench_busy `--borders`.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ CARD_MM = 88.0
 # gnome-cards-data also ships, kept for an independent check, are not used at all).
 TRAINING_DECKS = ("svg-ancient-egyptians", "svg-jolly-royal", "svg-standard")
 CARD_RATIO = 63 / 88
+BORDER = 0.022  # share of a face's width from its edge within which kdegames print a border
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,20 @@ def training_decks() -> dict[str, dict[Card, np.ndarray]]:
         except DeckUnusable:
             continue
     return decks
+
+
+def borderless(face: np.ndarray) -> np.ndarray:
+    """The face (BGRA) with its printed border painted over by the paper just inside it,
+    its rounded outline (alpha) kept: a card with no printed border, such as a Bicycle."""
+    if face.ndim != 3 or face.shape[2] != 4:
+        return face
+    band = max(2, round(BORDER * face.shape[1]))
+    inner = cv2.erode((face[:, :, 3] > 128).astype(np.uint8),
+                      cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * band + 1, 2 * band + 1)),
+                      borderType=cv2.BORDER_CONSTANT, borderValue=0)
+    painted = cv2.inpaint(np.ascontiguousarray(face[:, :, :3]), (inner == 0).astype(np.uint8),
+                          3, cv2.INPAINT_TELEA)
+    return np.dstack([painted, face[:, :, 3]])
 
 
 def _palette(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
