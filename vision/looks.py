@@ -63,8 +63,17 @@ def scores(frame: np.ndarray, quad: np.ndarray) -> tuple[float, float, float, bo
     if light < 60:
         return NO_CARD
     paper = _paper(hsv, light)
+    edge, bad = _stretches(card, paper)
+    n = 4 * STRETCHES
+    return float(paper[band].mean()), sum(edge) / n, sum(bad) / n, _has_index(hsv, light)
+
+
+def _stretches(card: np.ndarray, paper: np.ndarray) -> tuple[list[int], list[int]]:
+    """Per side of a straightened card (top, right, bottom, left), how many of its STRETCHES
+    are a card's edge (paper inside, something else outside), and how many are not paper
+    inside."""
     lab = cv2.cvtColor(card, cv2.COLOR_BGR2LAB).astype(np.float32)
-    edge = bad = 0
+    edge, bad = [0] * 4, [0] * 4
     for side in range(4):
         # turned so that this side lies along the top, at row M (the margin is the same)
         p, c = np.rot90(paper, side), np.rot90(lab, side)
@@ -72,13 +81,22 @@ def scores(frame: np.ndarray, quad: np.ndarray) -> tuple[float, float, float, bo
         for cols in np.array_split(np.arange(M + 3, w - M - 3), STRETCHES):
             inside = p[M + 2:M + 5, cols]
             if inside.mean() < 0.5:
-                bad += 1
+                bad[side] += 1
                 continue
             diff = np.linalg.norm(c[M + 1:M + 4, cols].mean(axis=(0, 1))
                                   - c[M - 4:M - 1, cols].mean(axis=(0, 1)))
-            edge += bool(diff >= SIDE_CONTRAST)
-    n = 4 * STRETCHES
-    return float(paper[band].mean()), edge / n, bad / n, _has_index(hsv, light)
+            edge[side] += bool(diff >= SIDE_CONTRAST)
+    return edge, bad
+
+
+def sides_shown(frame: np.ndarray, quad: np.ndarray) -> list[float]:
+    """Per side of the outline (in the order of its corners), the share of its stretches
+    that stand out as a card's edge (as `scores` judges them)."""
+    card = straightened(frame, quad)
+    hsv = cv2.cvtColor(card, cv2.COLOR_BGR2HSV)
+    band = _band(card.shape[:2], BAND[0], BAND[1]) > 0
+    edge, _ = _stretches(card, _paper(hsv, float(np.percentile(hsv[:, :, 2][band], 80))))
+    return [e / STRETCHES for e in edge]
 
 
 def paper_along(frame: np.ndarray, quad: np.ndarray) -> list[float]:

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from .edges import WORK_SIDE, overlap_share
-from .looks import NO_CARD, PAPER_SATURATION, paper_along, parted, scores
+from .looks import NO_CARD, PAPER_SATURATION, paper_along, parted, scores, sides_shown
 from .quads import (
     ASPECT_RANGE,
     CARD_ASPECT,
@@ -48,6 +48,8 @@ SAME_SIZE = 0.04        # sizes this near are one
 LONGER = 1.08           # a card holds a side it was laid from (shown at most this share)
 ON_SIDES = 0.7          # share of a card's outline on edges, at least
 ON_EACH = 0.5           # ... and of each of its sides (a card on a marker's white square: no)
+PAIR_AREA = 1.3         # an outline this much bigger than a card found may be two (detect's)
+SIDES_EDGED = 2         # ... or this many sides so, the others standing out (looks.sides_shown)
 RUN = (0.1, 0.3)        # the run past a corner looked at, as shares of the side
 RUNS_ON = 4             # a quad with this many of its sides' ends running on is a grid's
 MAX_CANDIDATES = 300    # cards judged by looks, best supported first
@@ -205,6 +207,37 @@ def _runs_on(quad: np.ndarray, edges: np.ndarray) -> int:
     return count
 
 
+def _supported(small: np.ndarray, quad: np.ndarray, edges: np.ndarray) -> float:
+    """How much of a card's outline shows: the share of it on `edges` when that is ON_SIDES
+    and ON_EACH of each side. A white card on a pale ground (no printed border, its shadow
+    on the far sides) shows two sides on edges; its other sides may stand out from what lies
+    beyond (looks.sides_shown) though too faintly for the edges: each side's share is then
+    the larger of the two, and at least SIDES_EDGED of them must be on edges. 0 when the
+    outline is no card's."""
+    per_side = on_edges(quad, edges, 0.06, 16).mean(axis=1)
+    support = float(per_side.mean())
+    if support >= ON_SIDES and per_side.min() >= ON_EACH:
+        return support
+    if (per_side >= ON_EACH).sum() < SIDES_EDGED:
+        return 0.0
+    ordered = order_corners(quad)
+    shown = np.array(sides_shown(small, ordered))
+    # the same sides in the quad's order (order_corners may start elsewhere, or turn back)
+    start = int(np.argmin(np.linalg.norm(ordered - quad[0], axis=1)))
+    ahead = np.linalg.norm(ordered[(start + 1) % 4] - quad[1]) < 1
+    shown = shown[[(start + k) % 4 if ahead else (start - k - 1) % 4 for k in range(4)]]
+    both = np.maximum(per_side, shown)
+    return float(both.mean()) if both.mean() >= ON_SIDES and both.min() >= ON_EACH else 0.0
+
+
+def _may_be_pair(quad: np.ndarray, sizes: list[tuple[float, float]]) -> bool:
+    """Whether an outline may be two cards side by side: no card size is known in the
+    frame, or it is PAIR_AREA times bigger than the smallest known."""
+    if not sizes:
+        return True
+    return cv2.contourArea(quad) > PAIR_AREA * min(short * long_ for short, long_ in sizes)
+
+
 def _small(frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     """The frame at the size it is searched at, in grey, and that size's scale."""
     h, w = frame.shape[:2]
@@ -244,9 +277,8 @@ def side_cards(frame: np.ndarray, sizes: list[tuple[float, float]] | None = None
                              point + second * across], np.float32)
             if not MIN_CARD * area < along * across < MAX_CARD * area:
                 continue
-            hits = on_edges(quad, edges, 0.06, 16)
-            support, barest = float(hits.mean()), float(hits.mean(axis=1).min())
-            if support >= ON_SIDES and barest >= ON_EACH:
+            support = guarded(_supported, small, quad, edges, default=0.0)
+            if support:
                 candidates.append((support, order_corners(quad)))
     candidates.sort(key=lambda c: -c[0])
     kept: list[np.ndarray] = []
@@ -257,8 +289,11 @@ def side_cards(frame: np.ndarray, sizes: list[tuple[float, float]] | None = None
             continue   # a cell of a grid (a check cloth): its sides run on past its corners
         if not is_card(small, quad):
             continue
-        # two cards side by side make a card's shape too: keep each (looks.parted)
-        halves = guarded(parted, small, quad, default=None)
+        # two cards side by side make a card's shape too: keep each (looks.parted), unless
+        # the frame's cards are of this one's size (a line printed across a card, a court's
+        # frame or a row of pips, would cut it into two half cards)
+        halves = guarded(parted, small, quad, default=None) \
+            if _may_be_pair(quad, known) else None
         for card in halves or [quad]:
             if not any(overlap_share(card, k) > SAME_SPOT for k in kept):
                 kept.append(card)
