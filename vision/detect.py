@@ -46,6 +46,7 @@ from .quads import (
 )
 from .reading import Reading, identify
 from .sides import around, side_cards
+from .smooth import smooth_paper
 
 # Frames wider than this are searched at half size. Not 720p: halved, its meld cards lie so
 # close that the gaps between them close.
@@ -452,6 +453,10 @@ def card_outlines(frame: np.ndarray, min_area_share: float = 0.002,
             looks = edged >= SIDES_SHOWN and not_paper <= NOT_PAPER and index
             (sure if looks else doubtful).append(quad)
         mine: list[np.ndarray] = guarded(edge_outlines, frame, default=[])
+        # Cards as smooth paper on a textured ground (vision.smooth): a card with no printed
+        # border whose white runs into a pale part of the ground is no region of its own.
+        mine += suppress(guarded(_smooth_cards, small, hsv, scale, min_area_share,
+                                 default=[]), sure + mine)
         # Cards laid from their straight sides (vision.sides): a card whose white runs into
         # a pale ground, or into another card's, is no card-shaped region, but its sides show.
         sided: list[np.ndarray] = guarded(side_cards, frame, _sizes(sure + mine), default=[])
@@ -472,6 +477,17 @@ def card_outlines(frame: np.ndarray, min_area_share: float = 0.002,
         found = [q for q in found if _in_frame(q, frame.shape)]
         found = guarded(_unframed, frame, found, default=found)
     return found
+
+
+def _smooth_cards(small: np.ndarray, hsv: np.ndarray, scale: float, min_area_share: float
+                  ) -> list[np.ndarray]:
+    """The outlines of smooth paper on a textured ground (vision.smooth) that look like cards,
+    in frame pixels (`small` is the frame shrunk by `scale`)."""
+    paper = smooth_paper(small, hsv)
+    if not cv2.countNonZero(paper):
+        return []
+    return [q for q in outlines_in_mask(paper, scale, min_area_share)
+            if guarded(looks_like_card, small, (q + 0.5) * scale - 0.5, default=False)]
 
 
 def _off_markers(frame: np.ndarray, quads: list[np.ndarray]) -> list[np.ndarray]:
