@@ -207,18 +207,18 @@ def _runs_on(quad: np.ndarray, edges: np.ndarray) -> int:
     return count
 
 
-def _supported(small: np.ndarray, quad: np.ndarray, edges: np.ndarray) -> float:
+def _supported(small: np.ndarray, quad: np.ndarray, edges: np.ndarray, faint: bool) -> float:
     """How much of a card's outline shows: the share of it on `edges` when that is ON_SIDES
     and ON_EACH of each side. A white card on a pale ground (no printed border, its shadow
     on the far sides) shows two sides on edges; its other sides may stand out from what lies
     beyond (looks.sides_shown) though too faintly for the edges: each side's share is then
-    the larger of the two, and at least SIDES_EDGED of them must be on edges. 0 when the
-    outline is no card's."""
+    the larger of the two, and at least SIDES_EDGED of them must be on edges (only when
+    `faint`). 0 when the outline is no card's."""
     per_side = on_edges(quad, edges, 0.06, 16).mean(axis=1)
     support = float(per_side.mean())
     if support >= ON_SIDES and per_side.min() >= ON_EACH:
         return support
-    if (per_side >= ON_EACH).sum() < SIDES_EDGED:
+    if not faint or (per_side >= ON_EACH).sum() < SIDES_EDGED:
         return 0.0
     ordered = order_corners(quad)
     shown = np.array(sides_shown(small, ordered))
@@ -277,7 +277,10 @@ def side_cards(frame: np.ndarray, sizes: list[tuple[float, float]] | None = None
                              point + second * across], np.float32)
             if not MIN_CARD * area < along * across < MAX_CARD * area:
                 continue
-            support = guarded(_supported, small, quad, edges, default=0.0)
+            # a side that runs on past the card leaves it no faint sides: a card's half
+            # (a short side taken as a long one) would show pips for sides
+            faint = l1 <= LONGER * along and l2 <= LONGER * across
+            support = guarded(_supported, small, quad, edges, faint, default=0.0)
             if support:
                 candidates.append((support, order_corners(quad)))
     candidates.sort(key=lambda c: -c[0])
