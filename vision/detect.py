@@ -76,6 +76,7 @@ HELD_CARD = 0.8   # an outline holds a card laid from its corners when it covers
 TOO_BIG = 1.25    # ... and is far bigger than such cards when its long side is this many times
 RIVALS = 0.5      # an outline sharing this much with a card laid from two or more of its corners
 MORE_PAPER = 0.1  # ... gives way to it when that card's band is this much more paper (looks)
+PART_OF = 1.6     # an outline within a card this much bigger is part of it (see _part_of)
 FRAMED = 0.85     # an outline this much smaller than one round it, ...
 MIDDLE = 0.12     # ... with its middle this near (share of its short side), is a printed frame
 
@@ -461,6 +462,11 @@ def card_outlines(frame: np.ndarray, min_area_share: float = 0.002,
         # a pale ground, or into another card's, is no card-shaped region, but its sides show.
         sided: list[np.ndarray] = guarded(side_cards, frame, _sizes(sure + mine), default=[])
         sided = guarded(_off_markers, frame, sided, default=[])
+        # ... and an outline by the white that is only part of one of them (a card's white
+        # taken as a row of two half cards) gives way to it
+        sure, doubtful = ([q for q in group if not guarded(_part_of, q, mine + sided, frame,
+                                                            default=False)]
+                          for group in (sure, doubtful))
         # ... and an outline holding two of them is two cards taken as one
         sure, mine, doubtful = ([q for q in group if _holding(q, sided) < 2]
                                 for group in (sure, mine, doubtful))
@@ -497,6 +503,15 @@ def _off_markers(frame: np.ndarray, quads: list[np.ndarray]) -> list[np.ndarray]
         return quads
     markers = detect_markers(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)).values()
     return [q for q in quads if all(overlap_share(q, m) < OVER_CARDS for m in markers)]
+
+
+def _part_of(quad: np.ndarray, cards: list[np.ndarray], frame: np.ndarray) -> bool:
+    """Whether the outline lies within one of `cards`, PART_OF times bigger than it, that is
+    one card (no straight edge across its middle where two cards would meet: looks.parted)."""
+    area = cv2.contourArea(quad)
+    return any(cv2.contourArea(c) > PART_OF * area
+               and shared_area(quad, c) > HELD_CARD * area
+               and guarded(parted, frame, c, default=None) is None for c in cards)
 
 
 def _holding(quad: np.ndarray, cards: list[np.ndarray]) -> int:
