@@ -49,6 +49,7 @@ LONGER = 1.08           # a card holds a side it was laid from (shown at most th
 ON_SIDES = 0.7          # share of a card's outline on edges, at least
 ON_EACH = 0.5           # ... and of each of its sides (a card on a marker's white square: no)
 PAIR_AREA = 1.3         # an outline this much bigger than a card found may be two (detect's)
+FAINT_SHOWN = 0.5       # ... and the others stand out along this share of them at least
 SIDES_EDGED = 2         # ... or this many sides so, the others standing out (looks.sides_shown)
 RUN = (0.1, 0.3)        # the run past a corner looked at, as shares of the side
 RUNS_ON = 4             # a quad with this many of its sides' ends running on is a grid's
@@ -207,27 +208,31 @@ def _runs_on(quad: np.ndarray, edges: np.ndarray) -> int:
     return count
 
 
-def _supported(small: np.ndarray, quad: np.ndarray, edges: np.ndarray, faint: bool) -> float:
+def _supported(small: np.ndarray, quad: np.ndarray, edges: np.ndarray, faint: bool
+               ) -> tuple[float, bool]:
     """How much of a card's outline shows: the share of it on `edges` when that is ON_SIDES
     and ON_EACH of each side. A white card on a pale ground (no printed border, its shadow
     on the far sides) shows two sides on edges; its other sides may stand out from what lies
     beyond (looks.sides_shown) though too faintly for the edges: each side's share is then
     the larger of the two, and at least SIDES_EDGED of them must be on edges (only when
-    `faint`). 0 when the outline is no card's."""
+    `faint`). With it, whether every side is on edges; (0, False) when the outline is no
+    card's."""
     per_side = on_edges(quad, edges, 0.06, 16).mean(axis=1)
     support = float(per_side.mean())
     if support >= ON_SIDES and per_side.min() >= ON_EACH:
-        return support
+        return support, True
     if not faint or (per_side >= ON_EACH).sum() < SIDES_EDGED:
-        return 0.0
+        return 0.0, False
     ordered = order_corners(quad)
     shown = np.array(sides_shown(small, ordered))
     # the same sides in the quad's order (order_corners may start elsewhere, or turn back)
     start = int(np.argmin(np.linalg.norm(ordered - quad[0], axis=1)))
     ahead = np.linalg.norm(ordered[(start + 1) % 4] - quad[1]) < 1
     shown = shown[[(start + k) % 4 if ahead else (start - k - 1) % 4 for k in range(4)]]
-    both = np.maximum(per_side, shown)
-    return float(both.mean()) if both.mean() >= ON_SIDES and both.min() >= ON_EACH else 0.0
+    both = np.maximum(per_side, np.where(shown >= FAINT_SHOWN, shown, 0.0))
+    if both.mean() >= ON_SIDES and both.min() >= ON_EACH:
+        return float(both.mean()), False
+    return 0.0, False
 
 
 def _may_be_pair(quad: np.ndarray, sizes: list[tuple[float, float]]) -> bool:
@@ -269,7 +274,7 @@ def side_cards(frame: np.ndarray, sizes: list[tuple[float, float]] | None = None
     edges = cv2.dilate(raw, np.ones((3, 3), np.uint8))
     known = [(s * scale, l_ * scale) for s, l_ in sizes or []]
     area = float(h * w) * scale * scale
-    candidates: list[tuple[float, np.ndarray]] = []
+    candidates: list[tuple[float, bool, np.ndarray]] = []
     for point, first, second, l1, l2 in corners(lines):
         for along, across in _sizes_at(l1, l2, known):
             quad = np.array([point, point + first * along,
@@ -280,12 +285,13 @@ def side_cards(frame: np.ndarray, sizes: list[tuple[float, float]] | None = None
             # a side that runs on past the card leaves it no faint sides: a card's half
             # (a short side taken as a long one) would show pips for sides
             faint = l1 <= LONGER * along and l2 <= LONGER * across
-            support = guarded(_supported, small, quad, edges, faint, default=0.0)
+            support, edged = guarded(_supported, small, quad, edges, faint,
+                                     default=(0.0, False))
             if support:
-                candidates.append((support, order_corners(quad)))
+                candidates.append((support, edged, order_corners(quad)))
     candidates.sort(key=lambda c: -c[0])
     kept: list[np.ndarray] = []
-    for _, quad in candidates[:MAX_CANDIDATES]:
+    for _, edged, quad in candidates[:MAX_CANDIDATES]:
         if any(overlap_share(quad, k) > SAME_SPOT for k in kept):
             continue
         if _runs_on(quad, edges) >= RUNS_ON:
@@ -296,7 +302,7 @@ def side_cards(frame: np.ndarray, sizes: list[tuple[float, float]] | None = None
         # the frame's cards are of this one's size (a line printed across a card, a court's
         # frame or a row of pips, would cut it into two half cards)
         halves = guarded(parted, small, quad, default=None) \
-            if _may_be_pair(quad, known) else None
+            if edged and _may_be_pair(quad, known) else None
         for card in halves or [quad]:
             if not any(overlap_share(card, k) > SAME_SPOT for k in kept):
                 kept.append(card)
