@@ -32,7 +32,15 @@ from .edges import (
     suppress,
 )
 from .index import READ_H, READ_W
-from .looks import NO_CARD, NOT_PAPER, SIDES_SHOWN, looks_like_card, parted, scores
+from .looks import (
+    NO_CARD,
+    NOT_PAPER,
+    SIDES_SHOWN,
+    line_across,
+    looks_like_card,
+    parted,
+    scores,
+)
 from .overlapping import SIZE_AGREES, SURE, corner_cards, shared_area
 from .profile import DeckProfile
 from .quads import (
@@ -456,15 +464,18 @@ def card_outlines(frame: np.ndarray, min_area_share: float = 0.002,
         mine: list[np.ndarray] = guarded(edge_outlines, frame, default=[])
         # Cards as smooth paper on a textured ground (vision.smooth): a card with no printed
         # border whose white runs into a pale part of the ground is no region of its own.
-        mine += suppress(guarded(_smooth_cards, small, hsv, scale, min_area_share,
-                                 default=[]), sure + mine)
+        smooth: list[np.ndarray] = guarded(_smooth_cards, small, hsv, scale, min_area_share,
+                                           default=[])
+        regions = mine
+        mine = mine + suppress(smooth, sure + mine)
         # Cards laid from their straight sides (vision.sides): a card whose white runs into
         # a pale ground, or into another card's, is no card-shaped region, but its sides show.
         sided: list[np.ndarray] = guarded(side_cards, frame, _sizes(sure + mine), default=[])
         sided = guarded(_off_markers, frame, sided, default=[])
-        # ... and an outline by the white that is only part of one of them (a card's white
-        # taken as a row of two half cards) gives way to it
-        sure, doubtful = ([q for q in group if not guarded(_part_of, q, mine + sided, frame,
+        # ... and an outline by the white that is only part of a card found so by two of
+        # these ways (a card's white taken as a row of two half cards) gives way to it
+        agreed = _agreed([regions, smooth, sided])
+        sure, doubtful = ([q for q in group if not guarded(_part_of, q, agreed, frame,
                                                             default=False)]
                           for group in (sure, doubtful))
         # ... and an outline holding two of them is two cards taken as one
@@ -505,13 +516,29 @@ def _off_markers(frame: np.ndarray, quads: list[np.ndarray]) -> list[np.ndarray]
     return [q for q in quads if all(overlap_share(q, m) < OVER_CARDS for m in markers)]
 
 
+def _agreed(ways: list[list[np.ndarray]]) -> list[np.ndarray]:
+    """The outlines that at least two of these ways of finding cards found (same_card)."""
+    out: list[np.ndarray] = []
+    for i, way in enumerate(ways):
+        for quad in way:
+            if any(any(same_card(quad, o) for o in other)
+                   for j, other in enumerate(ways) if j != i) \
+                    and not any(same_card(quad, o) for o in out):
+                out.append(quad)
+    return out
+
+
 def _part_of(quad: np.ndarray, cards: list[np.ndarray], frame: np.ndarray) -> bool:
     """Whether the outline lies within one of `cards`, PART_OF times bigger than it, that is
-    one card (no straight edge across its middle where two cards would meet: looks.parted)."""
+    one card: no straight edge across its middle where two cards would meet (looks),
+    and not PAIR_AREA times bigger than most of `cards` (two cards side by side)."""
+    if not cards:
+        return False
     area = cv2.contourArea(quad)
-    return any(cv2.contourArea(c) > PART_OF * area
+    most = PAIR_AREA * float(np.median([cv2.contourArea(c) for c in cards]))
+    return any(most > cv2.contourArea(c) > PART_OF * area
                and shared_area(quad, c) > HELD_CARD * area
-               and guarded(parted, frame, c, default=None) is None for c in cards)
+               and not guarded(line_across, frame, c, default=True) for c in cards)
 
 
 def _holding(quad: np.ndarray, cards: list[np.ndarray]) -> int:

@@ -140,23 +140,15 @@ def parted(frame: np.ndarray, quad: np.ndarray) -> list[np.ndarray] | None:
     widths make a card's shape too. The line where they meet is a straight edge right across
     the outline, near its middle; cut there, each half must look like a card. The halves,
     or None when the outline is not such a pair."""
-    w, h = 2 * W, 2 * H
-    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-    m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
-    both = cv2.warpPerspective(frame, m, (w, h), flags=cv2.INTER_AREA)
-    gray = cv2.cvtColor(both, cv2.COLOR_BGR2GRAY)
-    step = np.abs(cv2.Sobel(cv2.GaussianBlur(gray, (3, 3), 0), cv2.CV_32F, 0, 1, ksize=3))
-    rows = np.arange(round(PAIR_ROWS[0] * h), round(PAIR_ROWS[1] * h))
-    across = step[:, round(0.08 * w):round(0.92 * w)] > PAIR_EDGE
-    # a line a pixel or so aslant: take the best of each row and its neighbours
-    line = np.maximum.reduce([across[rows - 1], across[rows], across[rows + 1]]).mean(axis=1)
-    best = int(np.argmax(line))
-    if line[best] < PAIR_LINE:
+    both = _upright_pair(frame, quad)
+    row = _line_across(both)
+    if row is None:
         return None
+    w, h = 2 * W, 2 * H
     # each card's margin is paper along the line (a court's picture ends at a line too)
     hsv = cv2.cvtColor(both, cv2.COLOR_BGR2HSV)
     paper = _paper(hsv, float(np.percentile(hsv[:, :, 2], 80)))
-    row, cols = int(rows[best]), slice(round(0.08 * w), round(0.92 * w))
+    cols = slice(round(0.08 * w), round(0.92 * w))
     if min(paper[row - 7:row - 2, cols].mean(), paper[row + 3:row + 8, cols].mean()) < 0.6:
         return None
     f = float(row) / h
@@ -165,3 +157,31 @@ def parted(frame: np.ndarray, quad: np.ndarray) -> list[np.ndarray] | None:
     halves = [order_corners(np.array([q[0], q[1], right, left], np.float32)),
               order_corners(np.array([left, right, q[2], q[3]], np.float32))]
     return halves if all(looks_like_card(frame, half) for half in halves) else None
+
+
+def _upright_pair(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The outline straightened, 2W x 2H (its short side along the top)."""
+    w, h = 2 * W, 2 * H
+    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
+    return cv2.warpPerspective(frame, m, (w, h), flags=cv2.INTER_AREA)
+
+
+def _line_across(both: np.ndarray) -> int | None:
+    """The row of a straight edge right across a straightened outline near its middle (where
+    two cards side by side would meet), or None."""
+    w, h = both.shape[1], both.shape[0]
+    gray = cv2.cvtColor(both, cv2.COLOR_BGR2GRAY)
+    step = np.abs(cv2.Sobel(cv2.GaussianBlur(gray, (3, 3), 0), cv2.CV_32F, 0, 1, ksize=3))
+    rows = np.arange(round(PAIR_ROWS[0] * h), round(PAIR_ROWS[1] * h))
+    across = step[:, round(0.08 * w):round(0.92 * w)] > PAIR_EDGE
+    # a line a pixel or so aslant: take the best of each row and its neighbours
+    line = np.maximum.reduce([across[rows - 1], across[rows], across[rows + 1]]).mean(axis=1)
+    best = int(np.argmax(line))
+    return int(rows[best]) if line[best] >= PAIR_LINE else None
+
+
+def line_across(frame: np.ndarray, quad: np.ndarray) -> bool:
+    """Whether a straight edge runs right across the outline near its middle, as where two
+    cards side by side meet (or a line printed across one card)."""
+    return _line_across(_upright_pair(frame, quad)) is not None

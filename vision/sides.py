@@ -289,7 +289,7 @@ def side_cards(frame: np.ndarray, sizes: list[tuple[float, float]] | None = None
                                      default=(0.0, False))
             if support:
                 candidates.append((support, edged, order_corners(quad)))
-    candidates.sort(key=lambda c: -c[0])
+    candidates.sort(key=lambda c: (not c[1], -c[0]))   # those on edges all round first
     kept: list[np.ndarray] = []
     for _, edged, quad in candidates[:MAX_CANDIDATES]:
         if any(overlap_share(quad, k) > SAME_SPOT for k in kept):
