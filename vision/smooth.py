@@ -21,6 +21,7 @@ WINDOW = 7        # px: the square that mean is taken over
 BUSY_GROUND = 0.5  # the frame is a textured ground when at least this share of it is not smooth
 SATURATION = 90   # paper's HSV saturation at most (as looks.PAPER_SATURATION)
 LIGHT = 100       # ... and its HSV value at least
+SPECK = 0.0005    # a piece of smooth paper smaller than this share of the frame is ground
 JOIN = 0.025      # pieces of paper this share of the frame's short side apart are one card's
 
 
@@ -38,6 +39,10 @@ def smooth_paper(frame: np.ndarray, hsv: np.ndarray | None = None) -> np.ndarray
         hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)
     paper = cv2.bitwise_and(smooth, cv2.inRange(hsv, (0, 0, LIGHT), (180, SATURATION, 255)))
     paper = cv2.morphologyEx(paper, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    # specks of smooth ground are no card's paper
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(paper, connectivity=8)
+    small = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] < SPECK * paper.size)
+    paper[np.isin(labels, small[small > 0])] = 0
     # the print breaks the paper into pieces: join them (the busy ground stays out)
     k = max(3, round(JOIN * min(frame.shape[:2])) | 1)
     paper = cv2.morphologyEx(paper, cv2.MORPH_CLOSE,
