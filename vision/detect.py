@@ -550,17 +550,20 @@ def _holding(quad: np.ndarray, cards: list[np.ndarray]) -> int:
 def _unframed(frame: np.ndarray, found: list[np.ndarray]) -> list[np.ndarray]:
     """The outlines `found`, each that is only the thin frame printed inside a card (round a
     court's picture or the pips) given up for that card: dropped when another outline is
-    round it, about the same middle (a card is never inside another card), else grown to
-    the card round it (vision.sides.around)."""
+    round it, about the same middle (a card is never inside another card) or one card (no
+    line across it where two cards side by side would meet: then it is a part of that card,
+    such as half its white), else grown to the card round it (vision.sides.around)."""
     out: list[np.ndarray] = []
     for i, quad in enumerate(found):
         area = cv2.contourArea(quad)
         short = min(side_lengths(quad))
         if any(cv2.contourArea(o) * FRAMED > area
                and shared_area(o, quad) > HELD_CARD * area
-               and float(np.linalg.norm(o.mean(axis=0) - quad.mean(axis=0))) < MIDDLE * short
+               and (float(np.linalg.norm(o.mean(axis=0) - quad.mean(axis=0))) < MIDDLE * short
+                    or not guarded(line_across, frame, o, default=True))
                for j, o in enumerate(found) if j != i):
-            log.debug("dropped an outline inside another: a frame printed on a card")
+            log.debug("dropped an outline inside another: a frame printed on a card, or a "
+                      "part of it")
             continue
         card = guarded(around, frame, quad, default=None)
         if card is not None:
