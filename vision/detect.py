@@ -9,7 +9,8 @@ cards of the cards' size, other clumps by eroding the shape until it falls into 
 pieces, or, where their edges touch along a stretch, by cutting it at its deepest notch; a card
 whose white fell apart into pieces (a court picture reaching its edge) is put back together.
 On a busy ground, cards dropped over each other are also laid from the corners that show
-(vision.overlapping): an outline taking two of them as one, or far bigger, gives way to them.
+(vision.overlapping): an outline taking two of them as one, or far bigger, gives way to them;
+on a fine-grained ground a card is also its smooth paper (vision.smooth).
 No frame makes it raise: a geometric step that fails skips its blob (debug log).
 """
 

@@ -12,8 +12,11 @@ taken as a whole short or long side, or the size of a card found elsewhere in th
 card so laid is kept when its sides, each of them, lie on the frame's edges, none runs on
 past its corners (a check cloth's cells do), and it passes a stricter test than `looks`
 (`is_card`: paper along every side); best supported first, each once, and two cards side by
-side taken as one are cut in two (looks.parted). Thresholds tuned on rendered busy scenes
-(vision.busy, bench/bench_busy.py), never on the real photos.
+side taken as one are cut in two (looks.parted). A card with no printed border on a pale
+ground shows only its shadowed sides as edges: two sides on edges will do when the others
+stand out from what lies beyond (looks.sides_shown) and neither side laid from runs on.
+Thresholds tuned on rendered busy scenes (vision.busy, bench/bench_busy.py), never on the real
+photos.
 """
 
 from __future__ import annotations
@@ -48,9 +51,8 @@ SAME_SIZE = 0.04        # sizes this near are one
 LONGER = 1.08           # a card holds a side it was laid from (shown at most this share)
 ON_SIDES = 0.7          # share of a card's outline on edges, at least
 ON_EACH = 0.5           # ... and of each of its sides (a card on a marker's white square: no)
-PAIR_AREA = 1.3         # an outline this much bigger than a card found may be two (detect's)
-FAINT_SHOWN = 0.5       # ... and the others stand out along this share of them at least
 SIDES_EDGED = 2         # ... or this many sides so, the others standing out (looks.sides_shown)
+PAIR_AREA = 1.3         # an outline this much bigger than a card found may be two (detect's)
 RUN = (0.1, 0.3)        # the run past a corner looked at, as shares of the side
 RUNS_ON = 4             # a quad with this many of its sides' ends running on is a grid's
 MAX_CANDIDATES = 300    # cards judged by looks, best supported first
@@ -229,7 +231,7 @@ def _supported(small: np.ndarray, quad: np.ndarray, edges: np.ndarray, faint: bo
     start = int(np.argmin(np.linalg.norm(ordered - quad[0], axis=1)))
     ahead = np.linalg.norm(ordered[(start + 1) % 4] - quad[1]) < 1
     shown = shown[[(start + k) % 4 if ahead else (start - k - 1) % 4 for k in range(4)]]
-    both = np.maximum(per_side, np.where(shown >= FAINT_SHOWN, shown, 0.0))
+    both = np.maximum(per_side, shown)
     if both.mean() >= ON_SIDES and both.min() >= ON_EACH:
         return float(both.mean()), False
     return 0.0, False
