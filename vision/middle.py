@@ -136,6 +136,7 @@ def middle_check() -> MiddleCheck:
 INK = 0.55            # a pixel this dark in some channel, against the card's white, is ink
 BORDER = 8            # READ_SIZE pixels along each edge left out (cloth past an outline off)
 PIP_AREA = (20, 700)  # a pip's ink in READ_SIZE pixels (5 to 14 mm across)
+PIP_ASPECT = 2.5      # a pip is at most this much wider than tall, or taller than wide
 ALIKE = 2.0           # pips of one card differ in area by at most this factor from the median
 PIP_SHARE = 0.85      # pips are at least this share of the middle's ink
 SIDE = 26             # ink centred nearer an edge than this (13 mm) is an index's, not the middle's
@@ -156,8 +157,12 @@ def pip_count(card: np.ndarray) -> int:
     ink[:, READ_W - BORDER:] = 0
     _, _, stats, centres = cv2.connectedComponentsWithStats(ink, connectivity=8)
     inside = (centres[1:, 0] >= SIDE) & (centres[1:, 0] <= READ_W - SIDE)
-    areas = stats[1:, cv2.CC_STAT_AREA][inside]
-    sized = areas[(areas >= PIP_AREA[0]) & (areas <= PIP_AREA[1])]
+    stats = stats[1:][inside]
+    areas = stats[:, cv2.CC_STAT_AREA]
+    w, h = stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]
+    # A pip is a blob about as wide as tall (a card's edge or its shadow is a long line).
+    sized = areas[(areas >= PIP_AREA[0]) & (areas <= PIP_AREA[1])
+                  & (w <= PIP_ASPECT * h) & (h <= PIP_ASPECT * w)]
     if len(sized) < 2:
         return len(sized) if sized.sum() >= PIP_SHARE * areas.sum() > 0 else 0
     median = float(np.median(sized))

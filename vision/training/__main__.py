@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from vision.corners import META, MODEL, CornerReader, combine
-from vision.middle import contradicts, middle_check
+from vision.middle import PIPS, MiddleCheck, middle_check, pip_count
 
 from . import camera, github_decks, model, samples
 from . import designs as design_list
@@ -97,13 +97,21 @@ def covered_shots(designs: list[Design], per_face: int, seed: int, covers: list[
     return np.stack(cards), truth
 
 
-def vetoed(named: np.ndarray, conf: np.ndarray, kinds: np.ndarray, veto_below: float
-           ) -> tuple[np.ndarray, np.ndarray]:
-    """Readings (`readings`) with those whose rank the middle rules out (kinds: each card's
-    middle, vision.middle.MiddleCheck.kinds) made unsure: confidence 0."""
+def middles(check: MiddleCheck, cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Both looks of the middle check at READ_SIZE cards: how likely each shows pips, and the
+    pips counted in rows (vision.middle)."""
+    likely = np.concatenate([check.kinds(cards[i:i + 512])[:, PIPS]
+                             for i in range(0, len(cards), 512)])
+    return likely, np.array([pip_count(c) for c in cards])
+
+
+def vetoed(named: np.ndarray, conf: np.ndarray, check: MiddleCheck,
+           looks: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Readings (`readings`) with those whose rank the middle rules out (`looks`: `middles`)
+    made unsure: confidence 0."""
     conf = conf.copy()
-    for i, card in enumerate(named):
-        if card >= 0 and contradicts(kinds[i], int(card) % 6, veto_below):
+    for i, card in enumerate(named):   # a card index is suit * 6 + rank
+        if card >= 0 and check.rules_out(int(card) % 6, looks[0][i], looks[1][i]):
             conf[i] = 0.0
     return named, conf
 
@@ -210,12 +218,12 @@ def main(argv: list[str] | None = None) -> int:
                          zooms)
     every = truth + covered_truth
     middle = None if args.no_middle else middle_check()
-    kinds = middle.kinds(np.concatenate([cards, covered])) if middle is not None else None
+    looks = middles(middle, np.concatenate([cards, covered])) if middle is not None else None
     choices = []
     for independence, hidden in POOLING:
         read = readings(log_p, independence, hidden)
-        if middle is not None and kinds is not None:
-            read = vetoed(*read, kinds, middle.veto_below)
+        if middle is not None and looks is not None:
+            read = vetoed(*read, middle, looks)
         threshold = calibrate(*read, every)
         choices.append((figures(*read, every, threshold)["correct"], -independence, -hidden,
                         threshold, read))
@@ -246,7 +254,8 @@ def main(argv: list[str] | None = None) -> int:
                             else "calibration (unused)"} for d in _manifest(everything)]
     info |= {"abstain_below": threshold, "independence": independence, "hidden": hidden,
              "zooms": list(zooms),
-             "middle check": None if middle is None else {"veto_below": middle.veto_below},
+             "middle check": None if middle is None else {"veto_below": middle.veto_below,
+                                                          "pip_rows": middle.pip_rows},
              "calibration": figures_clean | {"one corner covered": figures_covered}}
     meta_path.write_text(json.dumps(info, indent=1) + "\n")
     log(f"wrote {onnx_path} ({onnx_path.stat().st_size // 1024} KB) and {meta_path}")
