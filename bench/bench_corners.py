@@ -104,8 +104,9 @@ def _figures(tally: Counter[str]) -> str:
     """Correct / misread (95 % bound) / abstained, with the middle check and, when it vetoed
     any, without it (what the vetoed readings would have been)."""
     n = tally["cards"]
+    bound = upper_bound(tally["misread"], n)
     line = (f"correct {tally['correct'] / n:.2%}, silent misreads {tally['misread']} in {n:,} "
-            f"(95 % upper bound {upper_bound(tally['misread'], n):.2e}), "
+            f"(95 % upper bound {bound:.2e}, 1 in {1 / bound:,.0f}), "
             f"abstained {tally['abstained'] / n:.2%}")
     if MIDDLE[0]:
         right, wrong = tally["vetoed correct"], tally["vetoed misread"]
@@ -149,15 +150,16 @@ def main() -> int:
     tally: Counter[str] = Counter()
     per_design: dict[str, Counter[str]] = {}
     misreads: list[str] = []
-    spent = 0.0
+    spent = cpu = 0.0
     for design in evaluated:
         mine = per_design.setdefault(design.name, Counter())
         for face in design.load():
             for _ in range(args.shots if face.card is not None else max(1, args.shots // 20)):
                 card = camera.shoot(face.image, rng)
-                start = time.perf_counter()
+                start, start_cpu = time.perf_counter(), time.process_time()
                 named = read(card)
                 spent += time.perf_counter() - start
+                cpu += time.process_time() - start_cpu
                 if face.card is None:
                     tally["other faces"] += 1
                     tally["other faces named"] += named is not None
@@ -192,10 +194,11 @@ def main() -> int:
     for name, mine in per_design.items():
         print(f"  {name}: {mine['correct'] / mine['cards']:.2%} correct, {mine['misread']} "
               f"misread, {mine['abstained'] / mine['cards']:.2%} abstained of {mine['cards']}")
-    print(_figures(tally) + f" (1 in {1 / bound:,.0f})")
+    print(_figures(tally))
     print(f"other faces named as a pinochle card: {tally['other faces named']} of "
           f"{tally['other faces']}; blank crops: {tally['blanks named']} of {tally['blanks']}")
-    print(f"reading: {1000 * spent / (n + tally['other faces']):.2f} ms per card (one core)")
+    print(f"reading: {1000 * spent / (n + tally['other faces']):.2f} ms per card (one core; "
+          f"CPU time {1000 * cpu / (n + tally['other faces']):.2f} ms)")
     m = covered["cards"]
     covered_bound = upper_bound(covered["misread"], m)
     print(f"one corner covered (a thumb or a card of {len(covers)} training faces): "
@@ -212,6 +215,7 @@ def main() -> int:
         "vetoed": {"correct": tally["vetoed correct"], "misreads": tally["vetoed misread"],
                    "other_faces": tally["other faces vetoed"]},
         "ms_per_card": round(1000 * spent / (n + tally["other faces"]), 3),
+        "cpu_ms_per_card": round(1000 * cpu / (n + tally["other faces"]), 3),
         "covered": {"cards": m, "correct": round(covered["correct"] / m, 5),
                     "misreads": covered["misread"], "misread_bound95": covered_bound,
                     "abstained": round(covered["abstained"] / m, 5),
