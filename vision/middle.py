@@ -66,7 +66,9 @@ def middle_view(card: np.ndarray) -> np.ndarray:
 
 def prepare(views: np.ndarray) -> np.ndarray:
     """N x VIEW_H x VIEW_W x 3 BGR views -> the network's input, N x 3 x H x W float32: each
-    colour channel divided by the card's white (lamp colour and brightness drop out), centred."""
+    colour channel divided by the card's white (lamp colour and brightness drop out), centred.
+    (As vision.corners.prepare does today, but kept apart: this network was trained on this
+    input, whatever the corner reader's next network takes.)"""
     x = views.astype(np.float32)
     flat = x.reshape(len(x), -1, 3)
     k = int(0.9 * flat.shape[1])
