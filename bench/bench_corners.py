@@ -1,6 +1,7 @@
 """Leave-decks-out benchmark of the corner reader: it reads only designs it was not trained on.
 
     .venv/bin/python bench/bench_corners.py [--shots 420] [--seed 7] [--model DIR]
+                                            [--zooms 0.95 1 1.05] [--no-middle]
 
 The committed model (vision/data/corner_reader.onnx) was trained without the evaluation
 designs listed in its JSON (see vision/training/designs.py: EVALUATION), and its abstain
@@ -8,7 +9,10 @@ threshold was set on other left-out designs (CALIBRATION). Every pinochle face o
 evaluation design is shot `--shots` times with camera damage (vision/training/camera.py: 1.5-4.5
 px/mm, blur, noise, JPEG, lamp colour and glare, an outline a few pixels off) and read by the
 corner reader as `vision.identify` uses it (cv2.dnn, one core), without the stored corners'
-second word (the built-in profile holds Dondorf's faces, so it would not be unseen). Prints
+second word (the built-in profile holds Dondorf's faces, so it would not be unseen), with the
+middle check (vision/middle.py) vetoing readings whose rank the face's middle rules out
+(`--no-middle`: without it); `--zooms` reads each corner at these zooms instead of the
+model's (vision.corners.corner_views). Prints
 the share read correctly, misread silently (with a 95 % upper bound) and abstained; how many
 of the designs' other faces (2-8, jokers, backs) and blank crops were named as a pinochle card;
 and the time per card. Then the same pinochle faces again (`--shots` each, a rng of their own) with
@@ -42,6 +46,7 @@ import numpy as np
 from table.rules import Card
 from vision import corners
 from vision.index import to_portrait
+from vision.reading import corner_card
 from vision.training import camera
 from vision.training.designs import designs
 from vision.training.occlude import cover_corner
@@ -72,22 +77,44 @@ def upper_bound(errors: int, trials: int, level: float = 0.95) -> float:
     return high
 
 
+MIDDLE = [True]   # whether the middle check vetoes (--no-middle: not)
+VETOED: list[Card] = []   # the sure readings it ruled out of the last `read`
+
+
 def read(card: np.ndarray) -> Card | None:
-    """The card the corner reader names surely, or None."""
-    reader = corners.corner_reader()
-    seen = reader.read(to_portrait(card))
-    if seen.names_card and seen.confidence >= reader.abstain_below:
-        return Card.from_index(seen.ranked_cards(1)[0][0])
-    return None
+    """The card the corner reader names surely (not ruled out by the middle), or None."""
+    corner = corner_card(to_portrait(card), MIDDLE[0])
+    VETOED[:] = [] if corner.vetoed is None else [corner.vetoed]
+    return corner.card
 
 
 def _outcome(named: Card | None, truth: Card, *tallies: Counter[str]) -> str:
-    """Whether a pinochle face was read right, misread or abstained on, counted in each tally."""
+    """Whether a pinochle face was read right, misread or abstained on, counted in each tally
+    (and what the middle check's veto of the last `read` did, if it vetoed)."""
     outcome = "abstained" if named is None else "correct" if named == truth else "misread"
     for tally in tallies:
         tally["cards"] += 1
         tally[outcome] += 1
+        if VETOED:
+            tally["vetoed correct" if VETOED[0] == truth else "vetoed misread"] += 1
     return outcome
+
+
+def _figures(tally: Counter[str]) -> str:
+    """Correct / misread (95 % bound) / abstained, with the middle check and, when it vetoed
+    any, without it (what the vetoed readings would have been)."""
+    n = tally["cards"]
+    bound = upper_bound(tally["misread"], n)
+    line = (f"correct {tally['correct'] / n:.2%}, silent misreads {tally['misread']} in {n:,} "
+            f"(95 % upper bound {bound:.2e}, 1 in {1 / bound:,.0f}), "
+            f"abstained {tally['abstained'] / n:.2%}")
+    if MIDDLE[0]:
+        right, wrong = tally["vetoed correct"], tally["vetoed misread"]
+        line += (f"; the middle check vetoed {right} correct readings and {wrong} misreads; "
+                 f"without it: correct {(tally['correct'] + right) / n:.2%}, silent misreads "
+                 f"{tally['misread'] + wrong}, abstained "
+                 f"{(tally['abstained'] - right - wrong) / n:.2%}")
+    return line
 
 
 def main() -> int:
@@ -96,11 +123,18 @@ def main() -> int:
     parser.add_argument("--shots", type=int, default=420, help="shots of each pinochle face")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--model", type=Path, help="folder of corner_reader.onnx/.json")
+    parser.add_argument("--zooms", type=float, nargs="+",
+                        help="read each corner at these zooms (default: the model's)")
+    parser.add_argument("--no-middle", action="store_true",
+                        help="without the middle check's veto")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     if args.model is not None:   # read by that model instead of the committed one
         corners.MODEL = args.model / corners.MODEL.name
         corners.META = args.model / corners.META.name
+    if args.zooms:
+        corners.corner_reader().zooms = tuple(args.zooms)
+    MIDDLE[0] = not args.no_middle
     meta = json.loads(corners.META.read_text())
     listed = {d["name"]: d["split"] for d in meta["designs"]}
     available = {d.name: d for d in designs(0)}
@@ -116,18 +150,20 @@ def main() -> int:
     tally: Counter[str] = Counter()
     per_design: dict[str, Counter[str]] = {}
     misreads: list[str] = []
-    spent = 0.0
+    spent = cpu = 0.0
     for design in evaluated:
         mine = per_design.setdefault(design.name, Counter())
         for face in design.load():
             for _ in range(args.shots if face.card is not None else max(1, args.shots // 20)):
                 card = camera.shoot(face.image, rng)
-                start = time.perf_counter()
+                start, start_cpu = time.perf_counter(), time.process_time()
                 named = read(card)
                 spent += time.perf_counter() - start
+                cpu += time.process_time() - start_cpu
                 if face.card is None:
                     tally["other faces"] += 1
                     tally["other faces named"] += named is not None
+                    tally["other faces vetoed"] += len(VETOED)
                     continue
                 outcome = _outcome(named, face.card, tally, mine)
                 if outcome == "misread":
@@ -151,34 +187,40 @@ def main() -> int:
                                     f"read as {named}")
     n = tally["cards"]
     bound = upper_bound(tally["misread"], n)
+    zooms = corners.corner_reader().zooms
     print(f"unseen designs: {', '.join(d.name for d in evaluated)} "
-          f"(model trained on {len(trained)} designs)")
+          f"(model trained on {len(trained)} designs); each corner read at zooms {zooms}, "
+          f"{'with' if MIDDLE[0] else 'without'} the middle check")
     for name, mine in per_design.items():
         print(f"  {name}: {mine['correct'] / mine['cards']:.2%} correct, {mine['misread']} "
               f"misread, {mine['abstained'] / mine['cards']:.2%} abstained of {mine['cards']}")
-    print(f"correct {tally['correct'] / n:.2%}, silent misreads {tally['misread']} in {n:,} "
-          f"(95 % upper bound {bound:.2e}, 1 in {1 / bound:,.0f}), "
-          f"abstained {tally['abstained'] / n:.2%}")
+    print(_figures(tally))
     print(f"other faces named as a pinochle card: {tally['other faces named']} of "
           f"{tally['other faces']}; blank crops: {tally['blanks named']} of {tally['blanks']}")
-    print(f"reading: {1000 * spent / (n + tally['other faces']):.2f} ms per card (one core)")
+    print(f"reading: {1000 * spent / (n + tally['other faces']):.2f} ms per card (one core; "
+          f"CPU time {1000 * cpu / (n + tally['other faces']):.2f} ms)")
     m = covered["cards"]
     covered_bound = upper_bound(covered["misread"], m)
-    print(f"one corner covered (a thumb or a card of {len(covers)} training faces): correct "
-          f"{covered['correct'] / m:.2%}, silent misreads {covered['misread']} in {m:,} (95 % "
-          f"upper bound {covered_bound:.2e}), abstained {covered['abstained'] / m:.2%}")
+    print(f"one corner covered (a thumb or a card of {len(covers)} training faces): "
+          + _figures(covered))
     for line in misreads[:20]:
         print("  misread:", line)
     print(json.dumps({
-        "bench": "corners", "designs": [d.name for d in evaluated], "cards": n,
+        "bench": "corners", "designs": [d.name for d in evaluated], "zooms": list(zooms),
+        "middle_check": MIDDLE[0], "cards": n,
         "correct": round(tally["correct"] / n, 5), "misreads": tally["misread"],
         "misread_bound95": bound, "abstained": round(tally["abstained"] / n, 5),
         "other_faces": tally["other faces"], "other_faces_named": tally["other faces named"],
         "blanks": tally["blanks"], "blanks_named": tally["blanks named"],
+        "vetoed": {"correct": tally["vetoed correct"], "misreads": tally["vetoed misread"],
+                   "other_faces": tally["other faces vetoed"]},
         "ms_per_card": round(1000 * spent / (n + tally["other faces"]), 3),
+        "cpu_ms_per_card": round(1000 * cpu / (n + tally["other faces"]), 3),
         "covered": {"cards": m, "correct": round(covered["correct"] / m, 5),
                     "misreads": covered["misread"], "misread_bound95": covered_bound,
-                    "abstained": round(covered["abstained"] / m, 5)}}))
+                    "abstained": round(covered["abstained"] / m, 5),
+                    "vetoed": {"correct": covered["vetoed correct"],
+                               "misreads": covered["vetoed misread"]}}}))
     return 0
 
 

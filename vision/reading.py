@@ -1,7 +1,9 @@
 """Reading one straightened card: `identify(card_image, deck=None) -> Reading`.
 
 The corner reader (corners.py), a small network trained on many deck designs, reads both index
-corners; when it is sure (its calibrated threshold) its card is the reading. When it is not, a
+corners; when it is sure (its calibrated threshold) and the middle of the face does not rule its
+rank out (middle.py: rows of pips, a picture or one ace pip), its card is the reading
+(`corner_card`). When it is not, a
 deck profile's stored corners have the second word (those of the built-in kdegames decks); an
 enrolled or learned deck, when one is given, is asked every time and its sure reading wins.
 The profile's reading:
@@ -23,8 +25,9 @@ import numpy as np
 
 from table.rules import Card
 
-from .corners import corner_reader
+from .corners import CornerReading, corner_reader
 from .index import STORE_H, STORE_W, corner_windows, to_portrait
+from .middle import middle_check
 from .profile import DeckProfile, builtin_profile
 from .templates import WINDOW_H, WINDOW_W, Middles, Seen, Templates
 
@@ -63,22 +66,45 @@ class Reading:
     candidates: tuple[tuple[Card, float], ...] = ()
 
 
+@dataclass(frozen=True)
+class CornerCard:
+    """The corner reader's reading of a card, the card it names surely (None: unsure), and a
+    sure reading the middle of the face ruled out (`vetoed`, then `card` is None)."""
+
+    seen: CornerReading
+    card: Card | None
+    vetoed: Card | None = None
+
+
+def corner_card(card: np.ndarray, middle: bool = True) -> CornerCard:
+    """The corner reader's reading of a READ_SIZE portrait card: the card it names if it is
+    confident enough (its calibrated threshold) and, with `middle`, of a rank the middle of
+    the face does not rule out."""
+    reader = corner_reader()
+    seen = reader.read(card)
+    if not seen.names_card or seen.confidence < reader.abstain_below:
+        return CornerCard(seen, None)
+    named = Card.from_index(seen.ranked_cards(1)[0][0])
+    if middle and not middle_check().allows(card, int(named.rank)):
+        return CornerCard(seen, None, named)
+    return CornerCard(seen, named)
+
+
 def read_card(card: np.ndarray, deck: DeckProfile | None = None) -> Reading:
     """Read a READ_SIZE portrait card (see index.to_portrait): the corner reader, then, if it
     is unsure, the stored corners of the deck (or of the built-in decks)."""
-    reader = corner_reader()
-    seen = reader.read(card)
+    corner = corner_card(card)
+    seen, named = corner.seen, corner.card
     candidates = tuple((Card.from_index(i), round(p, 4)) for i, p in seen.ranked_cards(2))
     confidence = round(seen.confidence, 4)
-    sure = seen.names_card and seen.confidence >= reader.abstain_below
-    if deck is not None or not sure:
+    if deck is not None or named is None:
         # An enrolled or learned deck is the very deck on the table: its own corners are asked
         # every time, and a sure reading of theirs wins (an odd or smudged index the network
         # has never seen may look to it like another card's).
         by_deck = read_with_profile(card, deck or builtin_profile())
         if by_deck.card is not None:
             return by_deck
-    return Reading(candidates[0][0] if sure else None, confidence, candidates)
+    return Reading(named, confidence, candidates)
 
 
 def read_with_profile(card: np.ndarray, profile: DeckProfile) -> Reading:

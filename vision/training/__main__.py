@@ -7,7 +7,8 @@
    a thumb or a face of a training deck (as in a trick or a meld row), set how the two corners
    are pooled (vision.corners.pool: the `independence` and `hidden` that read the most of them
    right, each corner read at `--zooms`) and the abstain threshold: the lowest confidence above
-   every wrong reading.
+   every wrong reading that the middle check (vision/middle.py) leaves standing (`--no-middle`:
+   every wrong reading), as vision.reading.corner_card reads.
 4. The network is written as ONNX with a JSON beside it (threshold, pooling, seed, designs and
    where they came from), and checked: cv2.dnn must give JAX's logits.
 Evaluation designs are used by none of this; bench/bench_corners.py reads them.
@@ -30,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from vision.corners import META, MODEL, CornerReader, combine
+from vision.middle import PIPS, MiddleCheck, middle_check, pip_count
 
 from . import camera, github_decks, model, samples
 from . import designs as design_list
@@ -95,6 +97,25 @@ def covered_shots(designs: list[Design], per_face: int, seed: int, covers: list[
     return np.stack(cards), truth
 
 
+def middles(check: MiddleCheck, cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Both looks of the middle check at READ_SIZE cards: how likely each shows pips, and the
+    pips counted in rows (vision.middle)."""
+    likely = np.concatenate([check.kinds(cards[i:i + 512])[:, PIPS]
+                             for i in range(0, len(cards), 512)])
+    return likely, np.array([pip_count(c) for c in cards])
+
+
+def vetoed(named: np.ndarray, conf: np.ndarray, check: MiddleCheck,
+           looks: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Readings (`readings`) with those whose rank the middle rules out (`looks`: `middles`)
+    made unsure: confidence 0."""
+    conf = conf.copy()
+    for i, card in enumerate(named):   # a card index is suit * 6 + rank
+        if card >= 0 and check.rules_out(int(card) % 6, looks[0][i], looks[1][i]):
+            conf[i] = 0.0
+    return named, conf
+
+
 def _wrong(named: np.ndarray, truth: list[int | None]) -> tuple[np.ndarray, np.ndarray]:
     """The true card index of each shot (-1: not a pinochle face), and which readings name a
     pinochle face wrongly."""
@@ -147,6 +168,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--zooms", type=float, nargs="+", default=[1.0],
                         help="read each corner at these zooms, averaged (vision.corners."
                              "corner_views; each is one more pass of the network per corner)")
+    parser.add_argument("--no-middle", action="store_true",
+                        help="calibrate without the middle check's veto")
     parser.add_argument("--only", nargs="*", help="use only these designs (a quick check)")
     parser.add_argument("--out", type=Path, default=MODEL.parent)
     parser.add_argument("--gather", action="store_true", help="npm pack the npm decks first")
@@ -194,9 +217,13 @@ def main(argv: list[str] | None = None) -> int:
     log_p = corner_log_p(CornerReader(onnx_path, meta_path), np.concatenate([cards, covered]),
                          zooms)
     every = truth + covered_truth
+    middle = None if args.no_middle else middle_check()
+    looks = middles(middle, np.concatenate([cards, covered])) if middle is not None else None
     choices = []
     for independence, hidden in POOLING:
         read = readings(log_p, independence, hidden)
+        if middle is not None and looks is not None:
+            read = vetoed(*read, middle, looks)
         threshold = calibrate(*read, every)
         choices.append((figures(*read, every, threshold)["correct"], -independence, -hidden,
                         threshold, read))
@@ -227,6 +254,8 @@ def main(argv: list[str] | None = None) -> int:
                             else "calibration (unused)"} for d in _manifest(everything)]
     info |= {"abstain_below": threshold, "independence": independence, "hidden": hidden,
              "zooms": list(zooms),
+             "middle check": None if middle is None else {"veto_below": middle.veto_below,
+                                                          "pip_rows": middle.pip_rows},
              "calibration": figures_clean | {"one corner covered": figures_covered}}
     meta_path.write_text(json.dumps(info, indent=1) + "\n")
     log(f"wrote {onnx_path} ({onnx_path.stat().st_size // 1024} KB) and {meta_path}")

@@ -1,0 +1,378 @@
+"""Train the middle check (vision/middle.py): `python -m vision.training.middle [--seed 2026]`.
+
+1. Shots of the pinochle faces of the training designs (camera.py), about `--covered` of them
+   with something over the face (another card lying across it at any angle, one laid over
+   most of it as in a meld row or a trick, a thumb or a blot near a corner): a middle hidden
+   by a fifth or more is labelled "cannot tell" (every kind equally likely), so that a covered
+   middle vetoes nothing.
+2. A small network (3 x 56 x 40 in; 3x3 convolutions of 8, 16, 32 channels, each ReLU and a
+   2x2 max-pool; 32 hidden units; 3 kinds out), trained from the seed with JAX and written
+   as ONNX (only Conv, Relu, MaxPool, Flatten and Gemm, as OpenCV 4.6's dnn reads them).
+3. Shots of the calibration designs (never trained on), clean and covered the same ways, and
+   with one index corner covered as the bench covers it, set `veto_below`: the largest
+   threshold that vetoes at most VETO_COST of their readings' own kind.
+Evaluation designs are used by none of this; bench/bench_corners.py reads them.
+Needs the `train` extra (JAX, optax, onnx).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import inspect
+import json
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.faces import FACE_HEIGHT, FACE_WIDTH
+from vision.middle import (
+    INDEX_H,
+    INDEX_W,
+    KINDS,
+    META,
+    MODEL,
+    PIPS,
+    VIEW_H,
+    VIEW_W,
+    MiddleCheck,
+    kind_of,
+    middle_view,
+    pip_count,
+    prepare,
+)
+
+from . import camera
+from . import designs as design_list
+from .designs import Design, cache_dir
+from .occlude import _card_across, _cover, _lay, cover_corner
+
+UNKNOWN = -1          # a label: the middle is covered, it cannot tell
+HIDDEN = 0.2          # hiding this share of the middle makes it "cannot tell"
+VETO_COST = 0.002     # share of calibration nines and tens the network may veto, at most
+CHANNELS = (8, 16, 32)
+HIDDEN_UNITS = 32
+Params = dict[str, np.ndarray]
+
+# The middle, at the face's 4 px per mm: inside a 3 mm border, the index corners left out.
+_MIDDLE = np.zeros((FACE_HEIGHT, FACE_WIDTH), bool)
+_MIDDLE[12:-12, 12:-12] = True
+_MIDDLE[:INDEX_H * 2, :INDEX_W * 2] = False
+_MIDDLE[-INDEX_H * 2:, -INDEX_W * 2:] = False
+
+
+def _laid_over(other: np.ndarray, rng: np.random.Generator
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Another face (BGRA, face size) laid over most of this one, nearly square to it, as in a
+    meld row or a trick: shifted along or across by a fifth to nine tenths of the card."""
+    angle = float(rng.uniform(-12, 12))
+    m = np.asarray(cv2.getRotationMatrix2D((FACE_WIDTH / 2, FACE_HEIGHT / 2), angle, 1.0),
+                   np.float64)
+    side = int(rng.integers(4))
+    share = float(rng.uniform(0.2, 0.9))
+    shift = (share * FACE_WIDTH, 0.0) if side < 2 else (0.0, share * FACE_HEIGHT)
+    sign = 1 if side % 2 else -1
+    m[:, 2] += np.array([sign * shift[0], sign * shift[1]]) + rng.uniform(-10, 10, 2)
+    laid = cv2.warpAffine(other, m, (FACE_WIDTH, FACE_HEIGHT), flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+    alpha = laid[:, :, 3].astype(np.float32) / 255.0
+    colour = laid[:, :, :3].astype(np.float32) * np.float32(rng.uniform(0.8, 1.1))
+    return alpha, colour, alpha > 0.5
+
+
+def covered(image: np.ndarray, rng: np.random.Generator, faces: list[np.ndarray]
+            ) -> tuple[np.ndarray, float]:
+    """A face (BGRA) with something over it (see the module's docstring) and the share of its
+    middle hidden."""
+    kind = int(rng.integers(4))
+    if kind == 0:
+        cover = _card_across(faces[int(rng.integers(len(faces)))],
+                             float(rng.uniform(0, FACE_WIDTH)), float(rng.uniform(0, FACE_HEIGHT)),
+                             rng)
+    elif kind == 1:
+        cover = _laid_over(faces[int(rng.integers(len(faces)))], rng)
+    elif kind == 2:   # a thumb, a blot or a card near one corner
+        cover = _cover(rng, faces)
+        if rng.random() < 0.5:
+            cover = (cover[0][::-1, ::-1], cover[1][::-1, ::-1], cover[2][::-1, ::-1])
+    else:             # one index corner covered as the bench covers it
+        laid = cover_corner(image, rng, faces)
+        hides = np.any(laid != image, axis=2)
+        return laid, float(hides[_MIDDLE].mean())
+    out, hidden = _lay(image, [cover])
+    return out, float(hidden[_MIDDLE].mean())
+
+
+def middle_shots(designs: list[Design], per_face: dict[str, int], seed: int,
+                 faces: list[np.ndarray], covered_share: float,
+                 log: Callable[[str], None] = print
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Middle views (vision.middle.middle_view) of shots of the pinochle faces of `designs`
+    (per_face[design.name] each, or per_face["*"]), the kind each face shows, whether its
+    middle was covered (by HIDDEN or more: "cannot tell") and the pips counted in it
+    (vision.middle.pip_count)."""
+    rng = np.random.default_rng(seed)
+    views, kinds, hidden, pips = [], [], [], []
+    for n, design in enumerate(designs):
+        count = per_face.get(design.name, per_face["*"])
+        for face in design_list.pinochle_faces(design.load()):
+            for _ in range(count):
+                image, share = face.image, 0.0
+                if rng.random() < covered_share:
+                    image, share = covered(image, rng, faces)
+                card = camera.shoot(image, rng)
+                views.append(middle_view(card))
+                pips.append(pip_count(card))
+                kinds.append(kind_of(face.rank))
+                hidden.append(share >= HIDDEN)
+        if n % 25 == 0:
+            log(f"middles of {n + 1}/{len(designs)} designs")
+    return np.stack(views), np.array(kinds, np.int32), np.array(hidden, bool), \
+        np.array(pips, np.int32)
+
+
+def init(seed: int) -> Params:
+    rng = np.random.default_rng(seed)
+    params: Params = {}
+    c_in = 3
+    for i, c_out in enumerate(CHANNELS):
+        params[f"conv{i}_w"] = rng.normal(0, np.sqrt(2 / (c_in * 9)), (c_out, c_in, 3, 3)) \
+            .astype(np.float32)
+        params[f"conv{i}_b"] = np.zeros(c_out, np.float32)
+        c_in = c_out
+    flat = CHANNELS[-1] * (VIEW_H // 8) * (VIEW_W // 8)
+    params["fc0_w"] = rng.normal(0, np.sqrt(2 / flat), (HIDDEN_UNITS, flat)).astype(np.float32)
+    params["fc0_b"] = np.zeros(HIDDEN_UNITS, np.float32)
+    params["fc1_w"] = rng.normal(0, np.sqrt(1 / HIDDEN_UNITS), (KINDS, HIDDEN_UNITS)) \
+        .astype(np.float32)
+    params["fc1_b"] = np.zeros(KINDS, np.float32)
+    return params
+
+
+def forward(params: Any, x: Any) -> Any:
+    """Logits for a batch N x 3 x VIEW_H x VIEW_W (JAX arrays)."""
+    import jax
+    import jax.numpy as jnp
+
+    for i in range(len(CHANNELS)):
+        x = jax.lax.conv_general_dilated(x, params[f"conv{i}_w"], (1, 1), "SAME",
+                                         dimension_numbers=("NCHW", "OIHW", "NCHW"))
+        x = jax.nn.relu(x + params[f"conv{i}_b"][None, :, None, None])
+        x = jax.lax.reduce_window(x, -jnp.inf, jax.lax.max, (1, 1, 2, 2), (1, 1, 2, 2), "VALID")
+    x = x.reshape(x.shape[0], -1)
+    x = jax.nn.relu(x @ params["fc0_w"].T + params["fc0_b"])
+    return x @ params["fc1_w"].T + params["fc1_b"]
+
+
+def train(views: np.ndarray, labels: np.ndarray, seed: int, steps: int, batch: int = 128,
+          log: Callable[[str], None] = print) -> Params:
+    """Adam with a cosine-decayed rate and light weight decay; a label below 0 is "cannot
+    tell": every kind equally likely."""
+    import jax
+    import jax.numpy as jnp
+    import optax
+
+    params = {k: jnp.asarray(v) for k, v in init(seed).items()}
+    opt = optax.adamw(optax.warmup_cosine_decay_schedule(0.0, 2e-3, min(200, steps // 10 + 1),
+                                                         max(steps, 2)), weight_decay=1e-4)
+    state = opt.init(params)
+
+    def loss_fn(p: Any, xb: Any, yb: Any) -> Any:
+        target = jnp.where(yb[:, None] < 0, 1.0 / KINDS, jax.nn.one_hot(yb, KINDS))
+        return -jnp.mean((target * jax.nn.log_softmax(forward(p, xb))).sum(axis=-1))
+
+    @jax.jit
+    def step(p: Any, s: Any, xb: Any, yb: Any) -> Any:
+        loss, grads = jax.value_and_grad(loss_fn)(p, xb, yb)
+        updates, s = opt.update(grads, s, p)
+        return optax.apply_updates(p, updates), s, loss
+
+    rng = np.random.default_rng(seed)
+    x = prepare(views)
+    order, at, running = rng.permutation(len(x)), 0, 0.0
+    for n in range(steps):
+        if at + batch > len(order):
+            order, at = rng.permutation(len(x)), 0
+        idx = order[at:at + batch]
+        at += batch
+        params, state, loss = step(params, state, x[idx], labels[idx])
+        running = 0.98 * running + 0.02 * float(loss) if n else float(loss)
+        if n % 500 == 0 or n == steps - 1:
+            log(f"step {n}/{steps}: loss {running:.4f}")
+    return {k: np.asarray(v) for k, v in params.items()}
+
+
+def export_onnx(params: Params, path: Path) -> None:
+    """The network as an ONNX graph of plain operators (opset 11), input N x 3 x H x W."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    nodes, inits = [], []
+    x = "input"
+    for i in range(len(CHANNELS)):
+        inits += [numpy_helper.from_array(params[f"conv{i}_w"], f"conv{i}_w"),
+                  numpy_helper.from_array(params[f"conv{i}_b"], f"conv{i}_b")]
+        nodes += [helper.make_node("Conv", [x, f"conv{i}_w", f"conv{i}_b"], [f"c{i}"],
+                                   kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+                  helper.make_node("Relu", [f"c{i}"], [f"r{i}"]),
+                  helper.make_node("MaxPool", [f"r{i}"], [f"p{i}"], kernel_shape=[2, 2],
+                                   strides=[2, 2])]
+        x = f"p{i}"
+    nodes.append(helper.make_node("Flatten", [x], ["flat"], axis=1))
+    for j, (src, dst) in enumerate((("flat", "h0"), ("h1", "logits"))):
+        inits += [numpy_helper.from_array(params[f"fc{j}_w"], f"fc{j}_w"),
+                  numpy_helper.from_array(params[f"fc{j}_b"], f"fc{j}_b")]
+        nodes.append(helper.make_node("Gemm", [src, f"fc{j}_w", f"fc{j}_b"], [dst], transB=1))
+        if j == 0:
+            nodes.append(helper.make_node("Relu", ["h0"], ["h1"]))
+    graph = helper.make_graph(
+        nodes, "middle_check",
+        [helper.make_tensor_value_info("input", TensorProto.FLOAT, ["N", 3, VIEW_H, VIEW_W])],
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["N", KINDS])], inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 11)],
+                              producer_name="vision.training.middle")
+    model.ir_version = 7
+    onnx.checker.check_model(model)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    onnx.save(model, str(path))
+
+
+def logits_numpy(params: Params, views: np.ndarray) -> np.ndarray:
+    import jax
+
+    return np.asarray(jax.jit(forward)(params, prepare(views)))
+
+
+def veto_threshold(own: np.ndarray, cost: float = VETO_COST) -> float:
+    """The largest threshold (to four decimals, at most 0.25: a middle that cannot tell gives
+    each kind a third) below which at most `cost` of the probabilities `own` (that nines and
+    tens show pips, on shots of them) fall."""
+    if len(own) == 0:
+        return 0.0
+    k = int(np.floor(cost * len(own)))
+    level = float(np.sort(own)[k]) if k < len(own) else 1.0
+    return min(0.25, float(np.floor(level * 1e4)) / 1e4)
+
+
+def pip_rows_threshold(pips: np.ndarray) -> int:
+    """The fewest pips in rows that no court card or ace showed (`pips`: pip_count of shots of
+    them, their middles clear), at least 3."""
+    return max(3, int(pips.max(initial=0)) + 1)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m vision.training.middle",
+                                     description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--steps", type=int, default=4000, help="training batches of 128")
+    parser.add_argument("--real-shots", type=int, default=30,
+                        help="shots of each pinochle face of a printed training deck")
+    parser.add_argument("--synth-shots", type=int, default=2,
+                        help="shots of each pinochle face of a drawn training deck")
+    parser.add_argument("--calibration-shots", type=int, default=30,
+                        help="shots of each pinochle face of a printed calibration deck")
+    parser.add_argument("--synth-calibration-shots", type=int, default=2,
+                        help="shots of each pinochle face of a drawn calibration deck")
+    parser.add_argument("--calibrate-only", action="store_true",
+                        help="keep the network in --out, only set its thresholds again")
+    parser.add_argument("--covered", type=float, default=0.4,
+                        help="share of shots with something over the face")
+    parser.add_argument("--synth", type=int, default=design_list.SYNTH_DESIGNS,
+                        help="font-drawn designs")
+    parser.add_argument("--only", nargs="*", help="use only these designs (a quick check)")
+    parser.add_argument("--out", type=Path, default=MODEL.parent)
+    args = parser.parse_args(argv)
+    start = time.monotonic()
+
+    def log(text: str) -> None:
+        print(f"[{time.monotonic() - start:6.0f} s] {text}", flush=True)
+
+    everything = design_list.designs(args.synth)
+    if args.only:
+        everything = [d for d in everything if d.name in args.only]
+    train_designs = [d for d in everything if d.split == "train"]
+    calibration = [d for d in everything if d.split == "calibration"]
+    if not train_designs or not calibration:
+        parser.error("need at least one training and one calibration design")
+    # Faces of the training decks lie over the middles (plain paper when there are none).
+    faces = [f.image for d in train_designs if d.printed for f in d.load()] or \
+        [f.image for d in train_designs for f in d.load()]
+    per_face = {"*": args.synth_shots} | {d.name: args.real_shots for d in train_designs
+                                          if d.printed}
+    code = "".join(inspect.getsource(f) for f in (_laid_over, covered, middle_shots,
+                                                  middle_view, kind_of)) + \
+        "".join((Path(__file__).parent / f).read_text() for f in ("camera.py", "occlude.py"))
+    key = hashlib.sha1(json.dumps([[(d.name, d.source) for d in train_designs], per_face,
+                                   args.seed, args.covered]).encode()
+                       + code.encode()).hexdigest()[:16]
+    onnx_path, meta_path = args.out / MODEL.name, args.out / META.name
+    info = json.loads(meta_path.read_text()) if args.calibrate_only else {}
+    if not args.calibrate_only:
+        cached = cache_dir() / "middle" / f"train-{key}.npz"
+        if cached.exists():
+            with np.load(cached) as saved:
+                views, kinds, hidden = saved["views"], saved["kinds"], saved["hidden"]
+        else:
+            views, kinds, hidden, _ = middle_shots(train_designs, per_face, args.seed, faces,
+                                                   args.covered, log)
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            np.savez(cached, views=views, kinds=kinds, hidden=hidden)
+        labels = np.where(hidden, UNKNOWN, kinds).astype(np.int32)
+        log(f"{len(views)} training middles from {len(train_designs)} designs "
+            f"({(labels == UNKNOWN).mean():.1%} covered: cannot tell)")
+        params = train(views, labels, args.seed, args.steps, log=log)
+        export_onnx(params, onnx_path)
+        meta_path.write_text(json.dumps({"veto_below": 0.0, "pip_rows": 99}))
+        check = MiddleCheck.load(onnx_path, meta_path)
+        check.net.setInput(prepare(views[:64]))
+        ours = np.asarray(check.net.forward()).reshape(-1, KINDS)
+        if not np.allclose(ours, logits_numpy(params, views[:64]), atol=1e-3):
+            log("cv2.dnn and JAX disagree")
+            return 1
+        info = {"seed": args.seed, "steps": args.steps, "training middles": len(views)}
+    # The thresholds: on the calibration decks (never trained on), the printed ones shot more.
+    if args.calibrate_only:   # the thresholds it had do not matter here
+        check = MiddleCheck(MiddleCheck.load(onnx_path, meta_path).net, 0.0, 99) \
+            if "pip_rows" in info else MiddleCheck(cv2.dnn.readNetFromONNX(str(onnx_path)),
+                                                   0.0, 99)
+    cal_views, truth, cal_hidden, pips = middle_shots(
+        calibration, {"*": args.synth_calibration_shots}
+        | {d.name: args.calibration_shots for d in calibration if d.printed},
+        args.seed + 1, faces, args.covered, log)
+    probs = np.concatenate([check.kinds_of_views(cal_views[i:i + 512])
+                            for i in range(0, len(cal_views), 512)])
+    nines = truth == PIPS
+    veto_below = veto_threshold(probs[nines, PIPS])
+    # (A court card under a pip card shows that card's pips: a covered middle is left out
+    # here; such a veto costs an abstention, never a wrong card, and is counted below.)
+    pip_rows = pip_rows_threshold(pips[~nines & ~cal_hidden])
+    clear = ~cal_hidden
+    figures = {
+        "shots": len(truth), "middle covered": int(cal_hidden.sum()),
+        "nines and tens vetoed": float((probs[nines, PIPS] < veto_below).mean()),
+        "court cards and aces vetoed, middle clear":
+            float((pips[~nines & ~cal_hidden] >= pip_rows).mean()),
+        "court cards and aces vetoed, middle covered":
+            float((pips[~nines & cal_hidden] >= pip_rows).mean()),
+        "nines and tens whose pips are counted": float((pips[nines] >= pip_rows).mean()),
+        "kind right, middle clear": float((probs[clear].argmax(axis=1)
+                                           == truth[clear]).mean())}
+    log(f"calibration on {len(calibration)} designs: veto below {veto_below}, pip rows "
+        f"{pip_rows}, {figures}")
+    meta_path.write_text(json.dumps(info | {
+        "veto_below": veto_below, "pip_rows": pip_rows, "calibration": figures,
+        "designs": [{"name": d.name, "source": d.source, "split": d.split}
+                    for d in sorted(everything, key=lambda d: (d.split, d.name))]},
+        indent=1) + "\n")
+    log(f"wrote {onnx_path} ({onnx_path.stat().st_size // 1024} KB) and {meta_path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
