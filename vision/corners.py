@@ -137,9 +137,12 @@ class CornerReader:
 
     def __init__(self, model: Path = MODEL, meta: Path = META) -> None:
         try:
-            self.net = cv2.dnn.readNetFromONNX(str(model))
             info = json.loads(meta.read_text())
-        except (cv2.error, OSError, ValueError) as exc:
+            # More networks (trained apart, stored beside the model) read with it: their
+            # log-probabilities are averaged, and the threshold was calibrated so.
+            self.nets = [cv2.dnn.readNetFromONNX(str(path)) for path in
+                         [model] + [model.parent / e["file"] for e in info.get("ensemble", [])]]
+        except (cv2.error, OSError, ValueError, KeyError, TypeError) as exc:
             raise RuntimeError(f"the corner reader {model} cannot be loaded ({exc}): "
                                "reinstall, or retrain with `python -m vision.training`") from None
         self.abstain_below = float(info["abstain_below"])
@@ -152,9 +155,19 @@ class CornerReader:
         self.zooms = tuple(float(z) for z in info.get("zooms", [1.0]))
 
     def logits(self, windows: np.ndarray) -> np.ndarray:
-        """N x WINDOW_H x WINDOW_W x 3 BGR corners -> N x (RANKS + SUITS) logits."""
-        self.net.setInput(prepare(windows))
-        return np.asarray(self.net.forward(), np.float32).reshape(len(windows), -1)
+        """N x WINDOW_H x WINDOW_W x 3 BGR corners -> N x (RANKS + SUITS) logits (of a
+        single network; of several, each head's log-probabilities averaged over them)."""
+        x = prepare(windows)
+        out = []
+        for net in self.nets:
+            net.setInput(x)
+            out.append(np.asarray(net.forward(), np.float32).reshape(len(windows), -1))
+        if len(out) == 1:
+            return out[0]
+        logits = np.stack(out)
+        return np.asarray(np.concatenate([log_softmax(logits[..., :RANKS]),
+                                          log_softmax(logits[..., RANKS:])], axis=-1)
+                          .mean(axis=0), np.float32)
 
     def corner_log_p(self, cards: Sequence[np.ndarray], zooms: Sequence[float] | None = None
                      ) -> np.ndarray:

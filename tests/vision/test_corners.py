@@ -20,10 +20,12 @@ from vision.corners import (
     OTHER_RANK,
     WINDOW_H,
     WINDOW_W,
+    CornerReader,
     combine,
     corner_reader,
     corner_views,
     log_softmax,
+    prepare,
 )
 from vision.index import READ_H, READ_W, corner_windows, to_portrait
 
@@ -93,14 +95,37 @@ def test_training_runs_end_to_end_on_a_tiny_budget(tmp_path: Path) -> None:
     if len(fonts) < 6:
         pytest.skip("too few fonts installed to draw a training and a calibration design")
     # Design 5's rank font calibrates, design 0's trains (see designs.designs).
-    code = main(["--synth", "6", "--only", "synth-000", "synth-005", "--steps", "2",
-                 "--synth-shots", "1", "--calibration-shots", "1", "--out", str(tmp_path)])
-    assert code == 0
+    tiny = ["--synth", "6", "--only", "synth-000", "synth-005", "--steps", "2",
+            "--synth-shots", "1", "--calibration-shots", "1"]
+    other = tmp_path / "other"
+    assert main(tiny + ["--seed", "5", "--channels", "4", "6", "8", "10", "--out", str(other)]) == 0
+    assert main(tiny + ["--ensemble", str(other), "--out", str(tmp_path)]) == 0
     meta = json.loads((tmp_path / META.name).read_text())
     assert {d["split"] for d in meta["designs"]} == {"train", "calibration"}
+    assert meta["ensemble"] == [{"file": "corner_reader_1.onnx", "seed": 5, "steps": 2,
+                                 "channels": [4, 6, 8, 10]}]
     net = cv2.dnn.readNetFromONNX(str(tmp_path / MODEL.name))
     net.setInput(np.zeros((1, 3, WINDOW_H, WINDOW_W), np.float32))
     assert net.forward().shape == (1, 12)
+    reader = CornerReader(tmp_path / MODEL.name, tmp_path / META.name)
+    assert len(reader.nets) == 2
+
+
+def test_the_reader_averages_the_log_probabilities_of_its_networks(unseen_crops: Crops) -> None:
+    reader = corner_reader()
+    ensemble = json.loads(META.read_text()).get("ensemble", [])
+    windows = corner_views(to_portrait(unseen_crops[0][2]))
+    each = []
+    for path in [MODEL] + [MODEL.parent / e["file"] for e in ensemble]:
+        net = cv2.dnn.readNetFromONNX(str(path))
+        net.setInput(prepare(windows))
+        out = net.forward()
+        each.append(np.concatenate([log_softmax(out[:, :7]), log_softmax(out[:, 7:])], axis=1))
+    expected = np.mean(each, axis=0)
+    seen = reader.logits(windows)
+    for head in (slice(0, 7), slice(7, 12)):
+        assert np.allclose(log_softmax(seen[:, head]), log_softmax(expected[:, head]), atol=1e-4)
+    assert len(reader.nets) == 1 + len(ensemble)
 
 
 def test_a_corner_whose_pip_is_covered_is_taught_as_cannot_tell() -> None:

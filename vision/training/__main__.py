@@ -11,6 +11,8 @@
    every wrong reading), as vision.reading.corner_card reads.
 4. The network is written as ONNX with a JSON beside it (threshold, pooling, seed, designs and
    where they came from), and checked: cv2.dnn must give JAX's logits.
+With `--ensemble DIR...`, networks trained apart (`--out DIR`, another `--seed` or `--channels`)
+are copied beside the model and read with it, their log-probabilities averaged, before step 3.
 Evaluation designs are used by none of this; bench/bench_corners.py reads them.
 Needs the `train` extra (JAX, optax, onnx) and, for the decks, rsvg-convert and npm.
 """
@@ -170,6 +172,12 @@ def main(argv: list[str] | None = None) -> int:
                              "corner_views; each is one more pass of the network per corner)")
     parser.add_argument("--no-middle", action="store_true",
                         help="calibrate without the middle check's veto")
+    parser.add_argument("--channels", type=int, nargs=4, default=list(model.CHANNELS),
+                        help="channels of the four convolutions")
+    parser.add_argument("--ensemble", type=Path, nargs="*", metavar="DIR",
+                        help="also read with the networks trained into these folders (copied "
+                             "beside the model; log-probabilities averaged), and calibrate so; "
+                             "none given: read with the model alone")
     parser.add_argument("--only", nargs="*", help="use only these designs (a quick check)")
     parser.add_argument("--out", type=Path, default=MODEL.parent)
     parser.add_argument("--gather", action="store_true", help="npm pack the npm decks first")
@@ -195,10 +203,11 @@ def main(argv: list[str] | None = None) -> int:
     else:
         data = _cached_windows(train, per_face, args.seed, log, args.jobs)
         log(f"{len(data)} training windows from {len(train)} designs")
-        params = model.train(data.x, data.ranks, data.suits, args.seed, args.steps, log=log)
+        params = model.train(data.x, data.ranks, data.suits, args.seed, args.steps, log=log,
+                             channels=tuple(args.channels))
         model.export_onnx(params, onnx_path)
         info = {"abstain_below": 0.5, "seed": args.seed, "steps": args.steps,
-                "training windows": len(data)}
+                "channels": args.channels, "training windows": len(data)}
         meta_path.write_text(json.dumps(info))
         check = np.stack([w for d in calibration[:1] for f in d.load()[:8]
                           for w in camera.shoot_corners(f.image, np.random.default_rng(0))])
@@ -207,6 +216,10 @@ def main(argv: list[str] | None = None) -> int:
         if not np.allclose(ours, theirs, atol=1e-3):
             log(f"cv2.dnn and JAX disagree by {np.abs(ours - theirs).max():.4g}")
             return 1
+    if args.ensemble is not None:
+        info["ensemble"] = [_ensemble_member(folder, args.out / f"{MODEL.stem}_{i}{MODEL.suffix}")
+                            for i, folder in enumerate(args.ensemble, 1)]
+        meta_path.write_text(json.dumps(info, indent=1) + "\n")
     # The threshold is set on the real decks left out of training when there are any: the
     # drawn ones include deliberately odd pips that no printed deck has.
     real = [d for d in calibration if d.printed] or calibration
@@ -260,6 +273,14 @@ def main(argv: list[str] | None = None) -> int:
     meta_path.write_text(json.dumps(info, indent=1) + "\n")
     log(f"wrote {onnx_path} ({onnx_path.stat().st_size // 1024} KB) and {meta_path}")
     return 0
+
+
+def _ensemble_member(folder: Path, to: Path) -> dict[str, Any]:
+    """Copy the network trained into `folder` to `to`; how it was trained, for the JSON."""
+    trained = json.loads((folder / META.name).read_text())
+    to.write_bytes((folder / MODEL.name).read_bytes())
+    return {"file": to.name, "seed": trained["seed"], "steps": trained["steps"],
+            "channels": trained.get("channels", list(model.CHANNELS))}
 
 
 def _cached_windows(train: list[Design], per_face: dict[str, int], seed: int,
