@@ -47,8 +47,9 @@ from vision.middle import (
     prepare,
 )
 
-from . import camera
+from . import camera, convnet
 from . import designs as design_list
+from .convnet import Params
 from .designs import Design, cache_dir
 from .occlude import _card_across, _cover, _lay, cover_corner
 
@@ -57,7 +58,6 @@ HIDDEN = 0.2          # hiding this share of the middle makes it "cannot tell"
 VETO_COST = 0.002     # share of calibration nines and tens the network may veto, at most
 CHANNELS = (8, 16, 32)
 HIDDEN_UNITS = 32
-Params = dict[str, np.ndarray]
 
 # The middle, at the face's 4 px per mm: inside a 3 mm border, the index corners left out.
 _MIDDLE = np.zeros((FACE_HEIGHT, FACE_WIDTH), bool)
@@ -136,116 +136,28 @@ def middle_shots(designs: list[Design], per_face: dict[str, int], seed: int,
         np.array(pips, np.int32)
 
 
-def init(seed: int) -> Params:
-    rng = np.random.default_rng(seed)
-    params: Params = {}
-    c_in = 3
-    for i, c_out in enumerate(CHANNELS):
-        params[f"conv{i}_w"] = rng.normal(0, np.sqrt(2 / (c_in * 9)), (c_out, c_in, 3, 3)) \
-            .astype(np.float32)
-        params[f"conv{i}_b"] = np.zeros(c_out, np.float32)
-        c_in = c_out
-    flat = CHANNELS[-1] * (VIEW_H // 8) * (VIEW_W // 8)
-    params["fc0_w"] = rng.normal(0, np.sqrt(2 / flat), (HIDDEN_UNITS, flat)).astype(np.float32)
-    params["fc0_b"] = np.zeros(HIDDEN_UNITS, np.float32)
-    params["fc1_w"] = rng.normal(0, np.sqrt(1 / HIDDEN_UNITS), (KINDS, HIDDEN_UNITS)) \
-        .astype(np.float32)
-    params["fc1_b"] = np.zeros(KINDS, np.float32)
-    return params
+SHAPE = convnet.Shape(VIEW_H, VIEW_W, CHANNELS, 3, HIDDEN_UNITS, KINDS)
 
 
-def forward(params: Any, x: Any) -> Any:
-    """Logits for a batch N x 3 x VIEW_H x VIEW_W (JAX arrays)."""
-    import jax
+def _loss(logits: Any, labels: tuple[Any, ...]) -> Any:
     import jax.numpy as jnp
 
-    for i in range(len(CHANNELS)):
-        x = jax.lax.conv_general_dilated(x, params[f"conv{i}_w"], (1, 1), "SAME",
-                                         dimension_numbers=("NCHW", "OIHW", "NCHW"))
-        x = jax.nn.relu(x + params[f"conv{i}_b"][None, :, None, None])
-        x = jax.lax.reduce_window(x, -jnp.inf, jax.lax.max, (1, 1, 2, 2), (1, 1, 2, 2), "VALID")
-    x = x.reshape(x.shape[0], -1)
-    x = jax.nn.relu(x @ params["fc0_w"].T + params["fc0_b"])
-    return x @ params["fc1_w"].T + params["fc1_b"]
+    return jnp.mean(convnet.cross_entropy(logits, labels[0], KINDS))
 
 
 def train(views: np.ndarray, labels: np.ndarray, seed: int, steps: int, batch: int = 128,
           log: Callable[[str], None] = print) -> Params:
-    """Adam with a cosine-decayed rate and light weight decay; a label below 0 is "cannot
-    tell": every kind equally likely."""
-    import jax
-    import jax.numpy as jnp
-    import optax
-
-    params = {k: jnp.asarray(v) for k, v in init(seed).items()}
-    opt = optax.adamw(optax.warmup_cosine_decay_schedule(0.0, 2e-3, min(200, steps // 10 + 1),
-                                                         max(steps, 2)), weight_decay=1e-4)
-    state = opt.init(params)
-
-    def loss_fn(p: Any, xb: Any, yb: Any) -> Any:
-        target = jnp.where(yb[:, None] < 0, 1.0 / KINDS, jax.nn.one_hot(yb, KINDS))
-        return -jnp.mean((target * jax.nn.log_softmax(forward(p, xb))).sum(axis=-1))
-
-    @jax.jit
-    def step(p: Any, s: Any, xb: Any, yb: Any) -> Any:
-        loss, grads = jax.value_and_grad(loss_fn)(p, xb, yb)
-        updates, s = opt.update(grads, s, p)
-        return optax.apply_updates(p, updates), s, loss
-
-    rng = np.random.default_rng(seed)
-    x = prepare(views)
-    order, at, running = rng.permutation(len(x)), 0, 0.0
-    for n in range(steps):
-        if at + batch > len(order):
-            order, at = rng.permutation(len(x)), 0
-        idx = order[at:at + batch]
-        at += batch
-        params, state, loss = step(params, state, x[idx], labels[idx])
-        running = 0.98 * running + 0.02 * float(loss) if n else float(loss)
-        if n % 500 == 0 or n == steps - 1:
-            log(f"step {n}/{steps}: loss {running:.4f}")
-    return {k: np.asarray(v) for k, v in params.items()}
+    """Middle views (uint8) and their kinds (below 0: cannot tell, every kind alike)."""
+    return convnet.train(SHAPE, prepare(views), (labels,), _loss, seed, steps, batch=batch,
+                         log=log, log_every=500)
 
 
 def export_onnx(params: Params, path: Path) -> None:
-    """The network as an ONNX graph of plain operators (opset 11), input N x 3 x H x W."""
-    import onnx
-    from onnx import TensorProto, helper, numpy_helper
-
-    nodes, inits = [], []
-    x = "input"
-    for i in range(len(CHANNELS)):
-        inits += [numpy_helper.from_array(params[f"conv{i}_w"], f"conv{i}_w"),
-                  numpy_helper.from_array(params[f"conv{i}_b"], f"conv{i}_b")]
-        nodes += [helper.make_node("Conv", [x, f"conv{i}_w", f"conv{i}_b"], [f"c{i}"],
-                                   kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
-                  helper.make_node("Relu", [f"c{i}"], [f"r{i}"]),
-                  helper.make_node("MaxPool", [f"r{i}"], [f"p{i}"], kernel_shape=[2, 2],
-                                   strides=[2, 2])]
-        x = f"p{i}"
-    nodes.append(helper.make_node("Flatten", [x], ["flat"], axis=1))
-    for j, (src, dst) in enumerate((("flat", "h0"), ("h1", "logits"))):
-        inits += [numpy_helper.from_array(params[f"fc{j}_w"], f"fc{j}_w"),
-                  numpy_helper.from_array(params[f"fc{j}_b"], f"fc{j}_b")]
-        nodes.append(helper.make_node("Gemm", [src, f"fc{j}_w", f"fc{j}_b"], [dst], transB=1))
-        if j == 0:
-            nodes.append(helper.make_node("Relu", ["h0"], ["h1"]))
-    graph = helper.make_graph(
-        nodes, "middle_check",
-        [helper.make_tensor_value_info("input", TensorProto.FLOAT, ["N", 3, VIEW_H, VIEW_W])],
-        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["N", KINDS])], inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 11)],
-                              producer_name="vision.training.middle")
-    model.ir_version = 7
-    onnx.checker.check_model(model)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    onnx.save(model, str(path))
+    convnet.export_onnx(SHAPE, params, path, "middle_check", "vision.training.middle")
 
 
 def logits_numpy(params: Params, views: np.ndarray) -> np.ndarray:
-    import jax
-
-    return np.asarray(jax.jit(forward)(params, prepare(views)))
+    return convnet.logits_numpy(SHAPE, params, prepare(views))
 
 
 def veto_threshold(own: np.ndarray, cost: float = VETO_COST) -> float:
