@@ -189,13 +189,10 @@ def main(argv: list[str] | None = None) -> int:
     def log(text: str) -> None:
         print(f"[{time.monotonic() - start:6.0f} s] {text}", flush=True)
 
-    everything = design_list.designs(args.synth)
-    if args.only:
-        everything = [d for d in everything if d.name in args.only]
-    train = [d for d in everything if d.split == "train"]
-    calibration = [d for d in everything if d.split == "calibration"]
-    if not train or not calibration:
-        parser.error("need at least one training and one calibration design")
+    try:
+        everything, train, calibration = design_list.for_training(args.synth, args.only)
+    except ValueError as exc:
+        parser.error(str(exc))
     per_face = {"*": args.synth_shots} | {d.name: args.real_shots for d in train if d.printed}
     onnx_path, meta_path = args.out / MODEL.name, args.out / META.name
     if args.calibrate_only:

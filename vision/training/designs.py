@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import subprocess
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -212,8 +212,16 @@ def designs(synth_count: int = SYNTH_DESIGNS) -> list[Design]:
     return out
 
 
-def in_split(all_designs: list[Design], split: str) -> Iterator[Design]:
-    return (d for d in all_designs if d.split == split)
+def for_training(synth_count: int, only: list[str] | None = None
+                 ) -> tuple[list[Design], list[Design], list[Design]]:
+    """Every design (only those named in `only`, if given), then those that train and those
+    that calibrate; a ValueError if there is none of either."""
+    everything = [d for d in designs(synth_count) if not only or d.name in only]
+    train = [d for d in everything if d.split == "train"]
+    calibration = [d for d in everything if d.split == "calibration"]
+    if not train or not calibration:
+        raise ValueError("need at least one training and one calibration design")
+    return everything, train, calibration
 
 
 def pinochle_faces(faces: list[Face]) -> list[Face]:

@@ -205,13 +205,10 @@ def main(argv: list[str] | None = None) -> int:
     def log(text: str) -> None:
         print(f"[{time.monotonic() - start:6.0f} s] {text}", flush=True)
 
-    everything = design_list.designs(args.synth)
-    if args.only:
-        everything = [d for d in everything if d.name in args.only]
-    train_designs = [d for d in everything if d.split == "train"]
-    calibration = [d for d in everything if d.split == "calibration"]
-    if not train_designs or not calibration:
-        parser.error("need at least one training and one calibration design")
+    try:
+        everything, train_designs, calibration = design_list.for_training(args.synth, args.only)
+    except ValueError as exc:
+        parser.error(str(exc))
     # Faces of the training decks lie over the middles (plain paper when there are none).
     faces = [f.image for d in train_designs if d.printed for f in d.load()] or \
         [f.image for d in train_designs for f in d.load()]
