@@ -46,7 +46,7 @@ import numpy as np
 from table.rules import Card
 from vision import corners
 from vision.index import to_portrait
-from vision.reading import corner_card
+from vision.reading import CornerCard, corner_card
 from vision.training import camera
 from vision.training.designs import designs
 from vision.training.occlude import cover_corner
@@ -77,30 +77,26 @@ def upper_bound(errors: int, trials: int, level: float = 0.95) -> float:
     return high
 
 
-MIDDLE = [True]   # whether the middle check vetoes (--no-middle: not)
-VETOED: list[Card] = []   # the sure readings it ruled out of the last `read`
+def read(card: np.ndarray, middle: bool) -> CornerCard:
+    """The corner reader's reading: the card it names surely (not ruled out by the middle,
+    with `middle`), or None, and the card the middle ruled out."""
+    return corner_card(to_portrait(card), middle)
 
 
-def read(card: np.ndarray) -> Card | None:
-    """The card the corner reader names surely (not ruled out by the middle), or None."""
-    corner = corner_card(to_portrait(card), MIDDLE[0])
-    VETOED[:] = [] if corner.vetoed is None else [corner.vetoed]
-    return corner.card
-
-
-def _outcome(named: Card | None, truth: Card, *tallies: Counter[str]) -> str:
+def _outcome(read: CornerCard, truth: Card, *tallies: Counter[str]) -> str:
     """Whether a pinochle face was read right, misread or abstained on, counted in each tally
-    (and what the middle check's veto of the last `read` did, if it vetoed)."""
+    (and what the middle check's veto did, if it vetoed)."""
+    named = read.card
     outcome = "abstained" if named is None else "correct" if named == truth else "misread"
     for tally in tallies:
         tally["cards"] += 1
         tally[outcome] += 1
-        if VETOED:
-            tally["vetoed correct" if VETOED[0] == truth else "vetoed misread"] += 1
+        if read.vetoed is not None:
+            tally["vetoed correct" if read.vetoed == truth else "vetoed misread"] += 1
     return outcome
 
 
-def _figures(tally: Counter[str]) -> str:
+def _figures(tally: Counter[str], middle: bool) -> str:
     """Correct / misread (95 % bound) / abstained, with the middle check and, when it vetoed
     any, without it (what the vetoed readings would have been)."""
     n = tally["cards"]
@@ -108,7 +104,7 @@ def _figures(tally: Counter[str]) -> str:
     line = (f"correct {tally['correct'] / n:.2%}, silent misreads {tally['misread']} in {n:,} "
             f"(95 % upper bound {bound:.2e}, 1 in {1 / bound:,.0f}), "
             f"abstained {tally['abstained'] / n:.2%}")
-    if MIDDLE[0]:
+    if middle:
         right, wrong = tally["vetoed correct"], tally["vetoed misread"]
         line += (f"; the middle check vetoed {right} correct readings and {wrong} misreads; "
                  f"without it: correct {(tally['correct'] + right) / n:.2%}, silent misreads "
@@ -134,7 +130,7 @@ def main() -> int:
         corners.META = args.model / corners.META.name
     if args.zooms:
         corners.corner_reader().zooms = tuple(args.zooms)
-    MIDDLE[0] = not args.no_middle
+    middle = not args.no_middle
     meta = json.loads(corners.META.read_text())
     listed = {d["name"]: d["split"] for d in meta["designs"]}
     available = {d.name: d for d in designs(0)}
@@ -157,20 +153,20 @@ def main() -> int:
             for _ in range(args.shots if face.card is not None else max(1, args.shots // 20)):
                 card = camera.shoot(face.image, rng)
                 start, start_cpu = time.perf_counter(), time.process_time()
-                named = read(card)
+                seen = read(card, middle)
                 spent += time.perf_counter() - start
                 cpu += time.process_time() - start_cpu
                 if face.card is None:
                     tally["other faces"] += 1
-                    tally["other faces named"] += named is not None
-                    tally["other faces vetoed"] += len(VETOED)
+                    tally["other faces named"] += seen.card is not None
+                    tally["other faces vetoed"] += seen.vetoed is not None
                     continue
-                outcome = _outcome(named, face.card, tally, mine)
+                outcome = _outcome(seen, face.card, tally, mine)
                 if outcome == "misread":
-                    misreads.append(f"{design.name} {face.card} read as {named}")
+                    misreads.append(f"{design.name} {face.card} read as {seen.card}")
     for _ in range(args.shots * 4):
         tally["blanks"] += 1
-        tally["blanks named"] += read(camera.blank(rng)) is not None
+        tally["blanks named"] += read(camera.blank(rng), middle).card is not None
     # One corner covered, by a printed face of a deck the model was trained on or a thumb.
     covers = [f.image for n in sorted(trained) if n in available and available[n].printed
               for f in available[n].load()]
@@ -181,20 +177,20 @@ def main() -> int:
             if face.card is None:
                 continue
             for _ in range(args.shots):
-                named = read(camera.shoot(cover_corner(face.image, rng, covers), rng))
-                if _outcome(named, face.card, covered) == "misread":
+                seen = read(camera.shoot(cover_corner(face.image, rng, covers), rng), middle)
+                if _outcome(seen, face.card, covered) == "misread":
                     misreads.append(f"{design.name} {face.card} (one corner covered) "
-                                    f"read as {named}")
+                                    f"read as {seen.card}")
     n = tally["cards"]
     bound = upper_bound(tally["misread"], n)
     zooms = corners.corner_reader().zooms
     print(f"unseen designs: {', '.join(d.name for d in evaluated)} "
           f"(model trained on {len(trained)} designs); each corner read at zooms {zooms}, "
-          f"{'with' if MIDDLE[0] else 'without'} the middle check")
+          f"{'with' if middle else 'without'} the middle check")
     for name, mine in per_design.items():
         print(f"  {name}: {mine['correct'] / mine['cards']:.2%} correct, {mine['misread']} "
               f"misread, {mine['abstained'] / mine['cards']:.2%} abstained of {mine['cards']}")
-    print(_figures(tally))
+    print(_figures(tally, middle))
     print(f"other faces named as a pinochle card: {tally['other faces named']} of "
           f"{tally['other faces']}; blank crops: {tally['blanks named']} of {tally['blanks']}")
     print(f"reading: {1000 * spent / (n + tally['other faces']):.2f} ms per card (one core; "
@@ -202,12 +198,12 @@ def main() -> int:
     m = covered["cards"]
     covered_bound = upper_bound(covered["misread"], m)
     print(f"one corner covered (a thumb or a card of {len(covers)} training faces): "
-          + _figures(covered))
+          + _figures(covered, middle))
     for line in misreads[:20]:
         print("  misread:", line)
     print(json.dumps({
         "bench": "corners", "designs": [d.name for d in evaluated], "zooms": list(zooms),
-        "middle_check": MIDDLE[0], "cards": n,
+        "middle_check": middle, "cards": n,
         "correct": round(tally["correct"] / n, 5), "misreads": tally["misread"],
         "misread_bound95": bound, "abstained": round(tally["abstained"] / n, 5),
         "other_faces": tally["other faces"], "other_faces_named": tally["other faces named"],

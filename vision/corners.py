@@ -70,6 +70,12 @@ def log_softmax(logits: np.ndarray) -> np.ndarray:
     return z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
 
 
+def heads_log_p(logits: np.ndarray) -> np.ndarray:
+    """Logits (..., RANKS + SUITS) -> each head's log-probabilities, side by side."""
+    return np.concatenate([log_softmax(logits[..., :RANKS]), log_softmax(logits[..., RANKS:])],
+                          axis=-1)
+
+
 @dataclass(frozen=True)
 class CornerReading:
     """Probabilities of each rank (RANKS) and suit (SUITS) from both corners together."""
@@ -164,10 +170,7 @@ class CornerReader:
             out.append(np.asarray(net.forward(), np.float32).reshape(len(windows), -1))
         if len(out) == 1:
             return out[0]
-        logits = np.stack(out)
-        return np.asarray(np.concatenate([log_softmax(logits[..., :RANKS]),
-                                          log_softmax(logits[..., RANKS:])], axis=-1)
-                          .mean(axis=0), np.float32)
+        return np.asarray(heads_log_p(np.stack(out)).mean(axis=0), np.float32)
 
     def corner_log_p(self, cards: Sequence[np.ndarray], zooms: Sequence[float] | None = None
                      ) -> np.ndarray:
@@ -177,9 +180,7 @@ class CornerReader:
         cards on the calibration decks than it rescued.)"""
         zooms = self.zooms if zooms is None else tuple(zooms)
         logits = self.logits(np.concatenate([corner_views(c, zooms) for c in cards]))
-        logits = logits.reshape(len(cards), len(zooms), 2, -1)
-        log_p = np.concatenate([log_softmax(logits[..., :RANKS]),
-                                log_softmax(logits[..., RANKS:])], axis=-1)
+        log_p = heads_log_p(logits.reshape(len(cards), len(zooms), 2, -1))
         return np.asarray(log_p.mean(axis=1), np.float32)
 
     def read(self, card: np.ndarray) -> CornerReading:

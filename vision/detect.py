@@ -48,6 +48,7 @@ from .quads import (
     _NEXT,
     ASPECT_RANGE,
     CARD_ASPECT,
+    PAIR_AREA,
     guarded,
     log,
     order_corners,
@@ -79,7 +80,6 @@ MAX_BLOB_CARDS = 14  # a blob bigger than this many cards is not cards (a light 
 SIZE_TOLERANCE = 0.2  # when the card size is known, a quad this far off it is not one card
 OUT_OF_FRAME = 0.1  # see _in_frame
 GROUND_PAPER = 0.3  # an outline by the white with less paper in its band (looks) is ground
-PAIR_AREA = 1.3   # an outline this much bigger than the other cards may be two cards
 EDGE_GROW = 1.5    # px: a card's edge pixels blend with the table, so the white outline is small
 HELD_CARD = 0.8   # an outline holds a card laid from its corners when it covers this much of it
 TOO_BIG = 1.25    # ... and is far bigger than such cards when its long side is this many times

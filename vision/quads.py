@@ -16,6 +16,7 @@ T = TypeVar("T")
 
 CARD_ASPECT = 63.0 / 88.0
 ASPECT_RANGE = (0.58, 0.86)
+PAIR_AREA = 1.3   # an outline this much bigger than the other cards may be two cards
 
 
 _NEXT = np.array([1, 2, 3, 0])

@@ -31,6 +31,7 @@ from .looks import NO_CARD, PAPER_SATURATION, paper_along, parted, scores, sides
 from .quads import (
     ASPECT_RANGE,
     CARD_ASPECT,
+    PAIR_AREA,
     guarded,
     log,
     on_edges,
@@ -52,7 +53,6 @@ LONGER = 1.08           # a card holds a side it was laid from (shown at most th
 ON_SIDES = 0.7          # share of a card's outline on edges, at least
 ON_EACH = 0.5           # ... and of each of its sides (a card on a marker's white square: no)
 SIDES_EDGED = 2         # ... or this many sides so, the others standing out (looks.sides_shown)
-PAIR_AREA = 1.3         # an outline this much bigger than a card found may be two (detect's)
 RUN = (0.1, 0.3)        # the run past a corner looked at, as shares of the side
 RUNS_ON = 4             # a quad with this many of its sides' ends running on is a grid's
 MAX_CANDIDATES = 300    # cards judged by looks, best supported first
@@ -225,13 +225,9 @@ def _supported(small: np.ndarray, quad: np.ndarray, edges: np.ndarray, faint: bo
         return support, True
     if not faint or (per_side >= ON_EACH).sum() < SIDES_EDGED:
         return 0.0, False
-    ordered = order_corners(quad)
-    shown = np.array(sides_shown(small, ordered))
-    # the same sides in the quad's order (order_corners may start elsewhere, or turn back)
-    start = int(np.argmin(np.linalg.norm(ordered - quad[0], axis=1)))
-    ahead = np.linalg.norm(ordered[(start + 1) % 4] - quad[1]) < 1
-    shown = shown[[(start + k) % 4 if ahead else (start - k - 1) % 4 for k in range(4)]]
-    both = np.maximum(per_side, shown)
+    quad = order_corners(quad)   # its sides in the order looks.sides_shown gives them
+    both = np.maximum(on_edges(quad, edges, 0.06, 16).mean(axis=1),
+                      np.array(sides_shown(small, quad)))
     if both.mean() >= ON_SIDES and both.min() >= ON_EACH:
         return float(both.mean()), False
     return 0.0, False

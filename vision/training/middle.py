@@ -247,9 +247,7 @@ def main(argv: list[str] | None = None) -> int:
         info = {"seed": args.seed, "steps": args.steps, "training middles": len(views)}
     # The thresholds: on the calibration decks (never trained on), the printed ones shot more.
     if args.calibrate_only:   # the thresholds it had do not matter here
-        check = MiddleCheck(MiddleCheck.load(onnx_path, meta_path).net, 0.0, 99) \
-            if "pip_rows" in info else MiddleCheck(cv2.dnn.readNetFromONNX(str(onnx_path)),
-                                                   0.0, 99)
+        check = MiddleCheck(cv2.dnn.readNetFromONNX(str(onnx_path)), 0.0, 99)
     cal_views, truth, cal_hidden, pips = middle_shots(
         calibration, {"*": args.synth_calibration_shots}
         | {d.name: args.calibration_shots for d in calibration if d.printed},
