@@ -103,7 +103,7 @@ def test_training_runs_end_to_end_on_a_tiny_budget(tmp_path: Path) -> None:
     meta = json.loads((tmp_path / META.name).read_text())
     assert {d["split"] for d in meta["designs"]} == {"train", "calibration"}
     assert meta["ensemble"] == [{"file": "corner_reader_1.onnx", "seed": 5, "steps": 2,
-                                 "channels": [4, 6, 8, 10]}]
+                                 "channels": [4, 6, 8, 10], "closer": [0.5, 1.3]}]
     net = cv2.dnn.readNetFromONNX(str(tmp_path / MODEL.name))
     net.setInput(np.zeros((1, 3, WINDOW_H, WINDOW_W), np.float32))
     assert net.forward().shape == (1, 12)
@@ -126,6 +126,23 @@ def test_the_reader_averages_the_log_probabilities_of_its_networks(unseen_crops:
     for head in (slice(0, 7), slice(7, 12)):
         assert np.allclose(log_softmax(seen[:, head]), log_softmax(expected[:, head]), atol=1e-4)
     assert len(reader.nets) == 1 + len(ensemble)
+
+
+def test_training_sees_some_corners_closer_from_their_corner() -> None:
+    from vision.training.model import closer
+
+    windows = np.full((400, WINDOW_H, WINDOW_W, 3), 255, np.uint8)
+    windows[:, 4:24, 4:14] = 0                      # an index mark near the corner
+    seen = closer(windows, np.random.default_rng(3), share=0.5, most=1.3)
+    again = closer(windows, np.random.default_rng(3), share=0.5, most=1.3)
+    assert np.array_equal(seen, again)              # from the seed
+    changed = (seen != windows).reshape(len(windows), -1).any(axis=1)
+    assert 0.4 < changed.mean() < 0.6
+    ink = (seen[changed, :, :, 0] < 128)
+    rows = ink.any(axis=2).sum(axis=1)              # the mark comes out taller, never shorter
+    assert (rows >= 20).all() and (rows <= 20 * 1.3 + 2).all() and rows.mean() > 21
+    assert ink[:, :3, :3].sum() == 0                # still anchored at the card's corner
+    assert np.array_equal(closer(windows, np.random.default_rng(3), most=1.0), windows)
 
 
 def test_a_corner_whose_pip_is_covered_is_taught_as_cannot_tell() -> None:

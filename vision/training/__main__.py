@@ -172,6 +172,8 @@ def main(argv: list[str] | None = None) -> int:
                              "corner_views; each is one more pass of the network per corner)")
     parser.add_argument("--no-middle", action="store_true",
                         help="calibrate without the middle check's veto")
+    parser.add_argument("--closer", type=float, default=model.CLOSER_MOST, metavar="ZOOM",
+                        help="half the training windows seen up to this much closer (1: none)")
     parser.add_argument("--channels", type=int, nargs=4, default=list(model.CHANNELS),
                         help="channels of the four convolutions")
     parser.add_argument("--ensemble", type=Path, nargs="*", metavar="DIR",
@@ -201,10 +203,11 @@ def main(argv: list[str] | None = None) -> int:
         data = _cached_windows(train, per_face, args.seed, log, args.jobs)
         log(f"{len(data)} training windows from {len(train)} designs")
         params = model.train(data.x, data.ranks, data.suits, args.seed, args.steps, log=log,
-                             channels=tuple(args.channels))
+                             channels=tuple(args.channels), most=args.closer)
         model.export_onnx(params, onnx_path)
         info = {"abstain_below": 0.5, "seed": args.seed, "steps": args.steps,
-                "channels": args.channels, "training windows": len(data)}
+                "channels": args.channels, "closer": [model.CLOSER_SHARE, args.closer],
+                "training windows": len(data)}
         meta_path.write_text(json.dumps(info))
         check = np.stack([w for d in calibration[:1] for f in d.load()[:8]
                           for w in camera.shoot_corners(f.image, np.random.default_rng(0))])
@@ -277,7 +280,8 @@ def _ensemble_member(folder: Path, to: Path) -> dict[str, Any]:
     trained = json.loads((folder / META.name).read_text())
     to.write_bytes((folder / MODEL.name).read_bytes())
     return {"file": to.name, "seed": trained["seed"], "steps": trained["steps"],
-            "channels": trained.get("channels", list(model.CHANNELS))}
+            "channels": trained.get("channels", list(model.CHANNELS)),
+            "closer": trained.get("closer", [0.0, 1.0])}
 
 
 def _cached_windows(train: list[Design], per_face: dict[str, int], seed: int,
