@@ -9,6 +9,8 @@ model):
   reading of a court card or an ace is vetoed when it finds `pip_rows` or more and they make up
   nearly all the ink there (a picture, or another card lying over the middle, adds other ink).
   It tells a nine or a ten surely, but sees no pips in many of them (touching pips, a soft shot).
+  A nine is vetoed when it counts ten pips or more (a ten's); not the other way round: a ten's
+  pip lost (under a thumb, two touching) counts nine far more often than a nine counts ten.
 - a small convolutional network (middle_check.onnx, trained by `python -m
   vision.training.middle` on the training designs) gives the probability that the middle shows
   pips, a picture or one pip, taught "every kind alike" when something lies over it. A reading
@@ -34,6 +36,7 @@ from table.rules import Rank
 from .index import READ_H, READ_W
 
 PIPS, COURT, ACE = 0, 1, 2          # what a middle shows (the network's outputs, in order)
+TEN_PIPS = 10                       # the pips in a ten's middle
 KINDS = 3
 VIEW_W, VIEW_H = 40, 56             # the network's input: the card at about 0.64 px per mm
 # The index corners painted over (READ_SIZE pixels, 2 per mm: 11 x 30 mm), so that the check
@@ -114,17 +117,19 @@ class MiddleCheck:
 
     def rules_out(self, rank: int, pips_likely: float, pips: int) -> bool:
         """Whether a middle rules out a card of `rank` (int(Rank)): a nine or a ten whose
-        middle the network finds unlikely to show pips (`pips_likely`), a court card or an ace
-        whose middle shows `pips` (pip_count) in rows."""
+        middle the network finds unlikely to show pips (`pips_likely`), a nine whose middle
+        shows a ten's pips, a court card or an ace whose middle shows `pips` (pip_count) in
+        rows."""
         if kind_of(rank) == PIPS:
-            return pips_likely < self.veto_below
+            return pips_likely < self.veto_below or (rank == Rank.NINE and pips >= TEN_PIPS)
         return pips >= self.pip_rows
 
     def allows(self, card: np.ndarray, rank: int) -> bool:
         """Whether the middle of a READ_SIZE card leaves a reading of `rank` standing (only the
-        look that can rule it out is taken)."""
+        looks that can rule it out are taken)."""
         if kind_of(rank) == PIPS:
-            return not self.rules_out(rank, float(self.kinds([card])[0, PIPS]), 0)
+            return not self.rules_out(rank, float(self.kinds([card])[0, PIPS]),
+                                      pip_count(card) if rank == Rank.NINE else 0)
         return not self.rules_out(rank, 1.0, pip_count(card))
 
 

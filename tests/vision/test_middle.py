@@ -65,6 +65,10 @@ def test_a_middle_that_cannot_tell_vetoes_nothing() -> None:
     assert check.rules_out(int(Rank.ACE), 0.98, check.pip_rows)
     assert not check.rules_out(int(Rank.NINE), 0.98, check.pip_rows)
     assert check.rules_out(int(Rank.NINE), 0.01, 0)
+    # A nine whose middle counts a ten's pips is out; a ten counting nine is not (a pip lost).
+    assert check.rules_out(int(Rank.NINE), 0.98, 10)
+    assert not check.rules_out(int(Rank.NINE), 0.98, 9)
+    assert not check.rules_out(int(Rank.TEN), 0.98, 9)
 
 
 def test_pips_are_counted_in_a_drawn_middle_but_not_in_a_picture() -> None:
