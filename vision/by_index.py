@@ -1,0 +1,352 @@
+"""Cards found by their printed index: `index_cards(frame, found) -> list[Detection]`.
+
+A card under others in a fan, a pile or a meld row often shows nothing but one index corner,
+and no outline of it is found. But an index is plain to see: a rank over a suit pip, dark or
+red ink on the card's paper. So ink marks on paper are paired, a rank glyph (or the two of
+"10") over a pip of about its width; the pair's stacking gives the card's "down", and the
+index sits in the card's top-left corner (in the card's own upright frame), so the card lies
+to the right of and below it. Each pair's corner window (the 20 x 44 mm the corner reader
+reads, vision.corners) is cut out at a few sizes and read as one corner (the other covered);
+a pair whose reading is sure (the reader's calibrated threshold) at the likeliest size and
+names the same card at a neighbouring one gives a card, laid from the index: its corner,
+its turn and its size (that of the cards already read in the frame, else what the index's
+size says). Two indices naming the same card half a turn apart, a card's diagonal from each
+other, are that card's two corners: one card. The reader was trained to say "no index here"
+on the middles of faces, on blank paper and on cloth, so pips in a card's middle, a court's
+picture and the ground name no card.
+
+The cost is bounded by MAX_PAIRS: at most that many pairs are read, each at len(SIZES)
+sizes (the network's time is most of it, about a millisecond a window on this machine);
+ink inside the cards already read is never looked at.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from table.rules import Card
+
+from .corners import WINDOW_H, WINDOW_W, combine, corner_reader, heads_log_p
+from .quads import CARD_ASPECT, order_corners
+from .reading import Reading
+
+CARD_MM = (63.0, 88.0)
+WINDOW_MM = 2.0            # px per mm in the reader's window (READ_SIZE)
+# Where an index lies on its card (measured on the corner reader's training designs,
+# vision.busy.TRAINING_DECKS, at READ_SIZE): the rank's left edge about 2.5 mm in from the
+# card's long side, its top 3 mm down from the short one, the rank about 11 mm tall.
+RANK_LEFT_MM, RANK_TOP_MM = 2.5, 3.0
+RANK_MM = 11.0
+# The sizes tried when no card in the frame gives one: the rank taken as this many mm tall
+# (small and jumbo indices), the middle one first.
+SIZES = (11.0, 8.5, 14.0)
+MAX_PAIRS = 40             # pairs read per frame, at most (the cost bound)
+INK = 28                   # grey levels of ink below the paper round it (black-hat), at least
+PAPER = 0.55               # paper round the ink at least this share of the frame's whitest
+MAX_SATURATION = 80        # ... and this colourless (HSV saturation of the local white)
+MIN_GLYPH, MAX_GLYPH = 5, 90   # a glyph's longest side, px
+SIZE_RATIO = 2.2           # a rank and its pip differ in size at most this many times
+STACK = (0.7, 2.2)         # their centres this many times the rank's height apart
+SIDE_BY_SIDE = 0.35        # glyphs of "10": this near in height along "down" (share of height)
+PIPS = 2                   # pips tried under each glyph, the nearest
+ELONGATED = 1.25           # a glyph this much longer than wide gives "down" by its long axis
+SAME_INDEX = 0.5           # indices of one card this near (share of the rank's height) are one
+DIAGONAL = 0.15            # two indices this near a card's diagonal apart are one card's two
+HELD = 0.8                 # an unread outline this much inside a card found by its index goes
+
+
+@dataclass(frozen=True)
+class _Glyph:
+    centre: np.ndarray
+    points: np.ndarray      # its ink pixels, x y
+    size: float             # longest side of its box
+
+
+@dataclass(frozen=True)
+class IndexCard:
+    """A card read from one index: the card, its confidence, its corners (clockwise from
+    the index's corner: top-left, top-right, bottom-right, bottom-left in its own frame),
+    and the index's middle (frame px)."""
+
+    card: Card
+    confidence: float
+    corners: np.ndarray
+    index: np.ndarray
+    rank_px: float
+
+
+def _glyphs(frame: np.ndarray, skip: list[np.ndarray]) -> list[_Glyph]:
+    """Ink marks on card paper: dark or red blobs (each pixel's darkest channel) well below
+    the light round them (black-hat), where that light is bright and colourless."""
+    least = np.min(frame, axis=2)
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (15, 15))
+    light = cv2.morphologyEx(least, cv2.MORPH_CLOSE, kernel)
+    ink = cv2.subtract(light, least)
+    whitest = float(np.percentile(least, 99.5))
+    paper = (light >= PAPER * whitest)
+    hsv_light = cv2.cvtColor(cv2.morphologyEx(frame, cv2.MORPH_CLOSE, kernel), cv2.COLOR_BGR2HSV)
+    paper &= hsv_light[:, :, 1] <= MAX_SATURATION
+    mask = ((ink >= INK) & paper).astype(np.uint8)
+    for quad in skip:
+        cv2.fillConvexPoly(mask, np.round(quad).astype(np.int32), 0)
+    count, labels, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    out = []
+    for i in range(1, count):
+        x, y, w, h, area = stats[i]
+        size = max(w, h)
+        if not MIN_GLYPH <= size <= MAX_GLYPH or area < 10 or area > 0.7 * w * h \
+                and size > 3 * min(w, h):
+            continue
+        if area < 0.12 * w * h:   # a thin frame or a line, not a glyph
+            continue
+        ys, xs = np.nonzero(labels[y:y + h, x:x + w] == i)
+        out.append(_Glyph(centres[i].astype(np.float32),
+                          np.stack([xs + x, ys + y], axis=1).astype(np.float32), float(size)))
+    return out
+
+
+@dataclass(frozen=True)
+class _Index:
+    """A rank (one glyph, or two side by side) over a pip: the rank's ink and the card's
+    unit "down" and "right" in the frame."""
+
+    rank: np.ndarray
+    down: np.ndarray
+    right: np.ndarray
+    score: float
+
+
+def _axis(points: np.ndarray) -> tuple[np.ndarray, float]:
+    """A glyph's long axis (unit) and how much longer than wide it is (root of the ratio of
+    its second moments)."""
+    centred = points - points.mean(axis=0)
+    cov = centred.T @ centred / max(len(points), 1)
+    values, vectors = np.linalg.eigh(cov)
+    return vectors[:, 1].astype(np.float32), float(math.sqrt(values[1] / max(values[0], 1e-6)))
+
+
+def _pairs(glyphs: list[_Glyph]) -> list[_Index]:
+    """Every rank-over-pip stacking of the glyphs, both ways up (the reader tells which is
+    the rank), the likeliest first. Each glyph is taken as a rank over its PIPS nearest
+    glyphs of like size a glyph or so away; "down" is the rank's long axis (ranks are taller
+    than wide), turned towards the pip, or the way to the pip for a round glyph. Likeliest:
+    no other ink just left of or above the rank (an index lies in the card's corner, the
+    middle's pips have neighbours all round) and a pip unlike the rank (two pips of the
+    middle are alike)."""
+    if len(glyphs) < 2:
+        return []
+    centres = np.stack([g.centre for g in glyphs])
+    sizes = np.array([g.size for g in glyphs], np.float32)
+    areas = np.array([len(g.points) for g in glyphs], np.float32)
+    out: list[_Index] = []
+    for i, top in enumerate(glyphs):
+        gap = np.linalg.norm(centres - top.centre, axis=1)
+        ratio = sizes / top.size
+        near = np.nonzero((gap >= STACK[0] * top.size) & (gap <= STACK[1] * top.size)
+                          & (ratio <= SIZE_RATIO) & (ratio >= 1 / SIZE_RATIO))[0]
+        near = near[np.argsort(gap[near])][:PIPS]
+        axis, long_ = _axis(top.points)
+        for j in near:
+            way = (centres[j] - top.centre) / gap[j]
+            rank = top.points
+            # a "10": another glyph beside this one, across the way to the pip
+            for k, other in enumerate(glyphs):
+                rel = other.centre - top.centre
+                if k not in (i, j) and abs(float(rel @ way)) < SIDE_BY_SIDE * top.size \
+                        and 0.3 * top.size < float(np.linalg.norm(rel)) < 1.2 * top.size \
+                        and 0.6 < other.size / top.size < 1.6:
+                    rank = np.concatenate([rank, other.points])
+                    way = centres[j] - rank.mean(axis=0)
+                    way = way / max(float(np.linalg.norm(way)), 1e-6)
+                    break
+            down = way
+            if rank is top.points and long_ >= ELONGATED and abs(float(axis @ way)) > 0.5:
+                down = axis if float(axis @ way) > 0 else -axis
+            right = np.array([down[1], -down[0]], np.float32)
+            middle = rank.mean(axis=0)
+            rel = centres - middle
+            reach = np.linalg.norm(rel, axis=1) < 2.0 * top.size
+            crowd = int(np.count_nonzero(reach & ((rel @ -right > 0.6 * top.size)
+                                                  | (rel @ -down > 0.6 * top.size))))
+            alike = abs(math.log(ratio[j])) + abs(math.log(areas[j] / areas[i]))
+            score = crowd - min(alike, 1.0)
+            out.append(_Index(rank, down.astype(np.float32), right, float(score)))
+    out.sort(key=lambda p: p.score)
+    return out
+
+
+def _corner(index: _Index, px_per_mm: float) -> np.ndarray:
+    """Where the card's corner lies, for a card of `px_per_mm`."""
+    along = index.rank @ index.right
+    across = index.rank @ index.down
+    left = float(along.min())
+    top = float(across.min())
+    return (left - RANK_LEFT_MM * px_per_mm) * index.right \
+        + (top - RANK_TOP_MM * px_per_mm) * index.down
+
+
+def _rank_height(index: _Index) -> float:
+    across = index.rank @ index.down
+    return float(across.max() - across.min()) + 1.0
+
+
+def _window(frame: np.ndarray, corner: np.ndarray, index: _Index, px_per_mm: float
+            ) -> np.ndarray:
+    """The reader's corner window (WINDOW_W x WINDOW_H, upright) of a card whose corner is
+    at `corner` and whose down is the index's, at `px_per_mm`."""
+    step = px_per_mm / WINDOW_MM   # frame px per window px
+    m = np.array([[index.right[0] * step, index.down[0] * step, corner[0]],
+                  [index.right[1] * step, index.down[1] * step, corner[1]]], np.float32)
+    return cv2.warpAffine(frame, m, (WINDOW_W, WINDOW_H),
+                          flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP
+                          if step > 1 else cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def _scales(index: _Index, card_px: tuple[float, float] | None) -> list[float]:
+    """px per mm to try: the frame's card size when known, else the rank's height read as
+    each of SIZES mm."""
+    if card_px is not None:
+        return [card_px[1] / CARD_MM[1]]
+    height = _rank_height(index)
+    return [height / mm for mm in SIZES]
+
+
+def read_indices(frame: np.ndarray, skip: list[np.ndarray],
+                 card_px: tuple[float, float] | None) -> list[IndexCard]:
+    """The sure index corners on card paper outside `skip` (cards already read)."""
+    pairs = _pairs(_glyphs(frame, skip))[:MAX_PAIRS]
+    if not pairs:
+        return []
+    reader = corner_reader()
+    plans = []
+    windows = []
+    for pair in pairs:
+        for scale in _scales(pair, card_px):
+            corner = _corner(pair, scale)
+            plans.append((pair, scale, corner))
+            for zoom in reader.zooms:
+                windows.append(_window(frame, corner, pair, scale / zoom))
+    log_p = heads_log_p(reader.logits(np.stack(windows)))
+    log_p = log_p.reshape(len(plans), len(reader.zooms), -1).mean(axis=1)
+    found: list[IndexCard] = []
+    start = 0
+    for pair in pairs:
+        count = len(_scales(pair, card_px))
+        readings = [combine(log_p[start + k][None], reader.independence, reader.hidden)
+                    for k in range(count)]
+        tried = plans[start:start + count]
+        start += count
+        named = [r.ranked_cards(1)[0][0] if r.names_card else None for r in readings]
+        best = max(range(count), key=lambda k: readings[k].confidence)
+        if named[best] is None or readings[best].confidence < reader.abstain_below:
+            continue
+        # one size alone is not enough when others were tried: a neighbouring one agrees
+        if count > 1 and sum(n == named[best] for n in named) < 2:
+            continue
+        _, scale, corner = tried[best]
+        found.append(_laid(pair, Card.from_index(named[best]), readings[best].confidence,
+                           corner, scale, card_px))
+    return _one_per_index(found)
+
+
+def _laid(pair: _Index, card: Card, confidence: float, corner: np.ndarray, scale: float,
+          card_px: tuple[float, float] | None) -> IndexCard:
+    width, length = card_px if card_px is not None \
+        else (CARD_MM[0] * scale, CARD_MM[1] * scale)
+    corners = np.array([corner, corner + width * pair.right,
+                        corner + width * pair.right + length * pair.down,
+                        corner + length * pair.down], np.float32)
+    return IndexCard(card, confidence, corners, pair.rank.mean(axis=0),
+                     _rank_height(pair))
+
+
+def _one_per_index(found: list[IndexCard]) -> list[IndexCard]:
+    """One reading per index (the surest; two pairs may share a rank), and a card's two
+    indices, half a turn apart a diagonal away, as one card."""
+    found = sorted(found, key=lambda f: -f.confidence)
+    kept: list[IndexCard] = []
+    for f in found:
+        if any(np.linalg.norm(f.index - k.index) < SAME_INDEX * k.rank_px for k in kept):
+            continue
+        kept.append(f)
+    out: list[IndexCard] = []
+    used = [False] * len(kept)
+    for i, f in enumerate(kept):
+        if used[i]:
+            continue
+        for j in range(i + 1, len(kept)):
+            g = kept[j]
+            if used[j] or g.card != f.card:
+                continue
+            # g's corner is f's far corner, and f's is g's
+            diagonal = float(np.linalg.norm(f.corners[2] - f.corners[0]))
+            if np.linalg.norm(g.corners[0] - f.corners[2]) < DIAGONAL * diagonal \
+                    and np.linalg.norm(f.corners[0] - g.corners[2]) < DIAGONAL * diagonal:
+                both = (f.corners + np.roll(g.corners, 2, axis=0)) / 2
+                f = IndexCard(f.card, max(f.confidence, g.confidence), both, f.index,
+                              f.rank_px)
+                used[j] = True
+                break
+            # g's index lies on f's far corner: the card's size follows from the two
+            if _paired(f, g):
+                f = _from_two(f, g)
+                used[j] = True
+                break
+        out.append(f)
+    return out
+
+
+def _paired(f: IndexCard, g: IndexCard) -> bool:
+    """g's corner lies roughly at f's far corner and the two face opposite ways."""
+    down_f = f.corners[3] - f.corners[0]
+    down_g = g.corners[3] - g.corners[0]
+    turned = float(down_f @ down_g) / max(float(np.linalg.norm(down_f) * np.linalg.norm(down_g)),
+                                          1e-6)
+    if turned > -0.9:
+        return False
+    span = g.corners[0] - f.corners[0]
+    length = float(np.linalg.norm(span))
+    diagonal = float(np.linalg.norm(f.corners[2] - f.corners[0]))
+    return 0.6 * diagonal < length < 1.5 * diagonal and abs(
+        math.atan2(*(span @ np.array([[0, 1], [1, 0]])).tolist())
+        - math.atan2(*((f.corners[2] - f.corners[0]) @ np.array([[0, 1], [1, 0]])).tolist())
+    ) < 0.25
+
+
+def _from_two(f: IndexCard, g: IndexCard) -> IndexCard:
+    """One card from its two index corners: f's corner and g's as opposite corners, sides
+    along f's directions."""
+    right = f.corners[1] - f.corners[0]
+    right = right / max(float(np.linalg.norm(right)), 1e-6)
+    down = f.corners[3] - f.corners[0]
+    down = down / max(float(np.linalg.norm(down)), 1e-6)
+    span = g.corners[0] - f.corners[0]
+    width, length = float(span @ right), float(span @ down)
+    if width <= 0 or length <= 0 or not 0.55 < width / length < 0.9:
+        return f
+    corners = np.array([f.corners[0], f.corners[0] + width * right, g.corners[0],
+                        f.corners[0] + length * down], np.float32)
+    return IndexCard(f.card, max(f.confidence, g.confidence), corners, f.index, f.rank_px)
+
+
+def card_size(quads: list[np.ndarray]) -> tuple[float, float] | None:
+    """The (short, long) sides of the cards read in the frame (their medians), or None."""
+    if not quads:
+        return None
+    sides = [sorted(np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1).tolist()) for q in quads]
+    short = float(np.median([(s[0] + s[1]) / 2 for s in sides]))
+    long_ = float(np.median([(s[2] + s[3]) / 2 for s in sides]))
+    return (short, long_) if long_ > 0 and abs(short / long_ - CARD_ASPECT) < 0.1 else None
+
+
+def as_reading(found: IndexCard) -> Reading:
+    return Reading(found.card, round(found.confidence, 4), ((found.card, 1.0),))
+
+
+def ordered(found: IndexCard) -> np.ndarray:
+    return order_corners(found.corners)
