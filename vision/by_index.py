@@ -54,6 +54,7 @@ STACK = (0.7, 2.2)         # their centres this many times the rank's height apa
 SIDE_BY_SIDE = 0.35        # glyphs of "10": this near in height along "down" (share of height)
 PIPS = 2                   # pips tried under each glyph, the nearest
 ELONGATED = 1.25           # a glyph this much longer than wide gives "down" by its long axis
+ALONG = 0.6                # ... and its pip lies this near that axis (cosine)
 SAME_INDEX = 0.5           # indices of one card this near (share of the rank's height) are one
 DIAGONAL = 0.15            # two indices this near a card's diagonal apart are one card's two
 HELD = 0.8                 # an unread outline this much inside a card found by its index goes
@@ -152,24 +153,26 @@ def _pairs(glyphs: list[_Glyph]) -> list[_Index]:
         axis, long_ = _axis(top.points)
         for j in near:
             way = (centres[j] - top.centre) / gap[j]
-            rank = top.points
-            # a "10": another glyph beside this one, across the way to the pip
+            down = way
+            if long_ >= ELONGATED:
+                if abs(float(axis @ way)) < ALONG:
+                    continue   # a glyph beside a tall one: the other digit of a "10"
+                down = axis if float(axis @ way) > 0 else -axis
+            across = np.array([down[1], -down[0]], np.float32)
+            rank, partner = top.points, i
+            # a "10": another glyph beside this one, at its height (a "0" alone is a "Q")
             for k, other in enumerate(glyphs):
                 rel = other.centre - top.centre
-                if k not in (i, j) and abs(float(rel @ way)) < SIDE_BY_SIDE * top.size \
-                        and 0.3 * top.size < float(np.linalg.norm(rel)) < 1.2 * top.size \
+                if k not in (i, j) and abs(float(rel @ down)) < SIDE_BY_SIDE * top.size \
+                        and 0.3 * top.size < abs(float(rel @ across)) < 1.2 * top.size \
                         and 0.6 < other.size / top.size < 1.6:
-                    rank = np.concatenate([rank, other.points])
-                    way = centres[j] - rank.mean(axis=0)
-                    way = way / max(float(np.linalg.norm(way)), 1e-6)
+                    rank, partner = np.concatenate([rank, other.points]), k
                     break
-            down = way
-            if rank is top.points and long_ >= ELONGATED and abs(float(axis @ way)) > 0.5:
-                down = axis if float(axis @ way) > 0 else -axis
             right = np.array([down[1], -down[0]], np.float32)
             middle = rank.mean(axis=0)
             rel = centres - middle
             reach = np.linalg.norm(rel, axis=1) < 2.0 * top.size
+            reach[[i, partner]] = False
             crowd = int(np.count_nonzero(reach & ((rel @ -right > 0.6 * top.size)
                                                   | (rel @ -down > 0.6 * top.size))))
             alike = abs(math.log(ratio[j])) + abs(math.log(areas[j] / areas[i]))
@@ -245,8 +248,10 @@ def read_indices(frame: np.ndarray, skip: list[np.ndarray],
         best = max(range(count), key=lambda k: readings[k].confidence)
         if named[best] is None or readings[best].confidence < reader.abstain_below:
             continue
-        # one size alone is not enough when others were tried: a neighbouring one agrees
-        if count > 1 and sum(n == named[best] for n in named) < 2:
+        # one size alone is not enough when others were tried: another agrees, and none
+        # names another card
+        if count > 1 and (sum(n == named[best] for n in named) < 2
+                          or any(n not in (None, named[best]) for n in named)):
             continue
         _, scale, corner = tried[best]
         found.append(_laid(pair, Card.from_index(named[best]), readings[best].confidence,
