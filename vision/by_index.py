@@ -31,19 +31,19 @@ import numpy as np
 from table.rules import Card
 
 from .corners import WINDOW_H, WINDOW_W, combine, corner_reader, heads_log_p
-from .quads import CARD_ASPECT, order_corners
+from .quads import CARD_ASPECT, order_corners, side_lengths
 from .reading import Reading
 
 CARD_MM = (63.0, 88.0)
 WINDOW_MM = 2.0            # px per mm in the reader's window (READ_SIZE)
 # Where an index lies on its card (measured on the corner reader's training designs,
 # vision.busy.TRAINING_DECKS, at READ_SIZE): the rank's left edge about 2.5 mm in from the
-# card's long side, its top 3 mm down from the short one, the rank about 11 mm tall.
+# card's long side, its top 3 mm down from the short one.
 RANK_LEFT_MM, RANK_TOP_MM = 2.5, 3.0
-RANK_MM = 11.0
-# The sizes tried when no card in the frame gives one: the rank taken as this many mm tall
-# (small and jumbo indices), the middle one first.
-SIZES = (11.0, 8.5, 14.0)
+# The sizes tried when no card in the frame gives one: the rank's ink taken as this many mm
+# tall (on the rendered busy scenes, blurred, it measures 12 to 14 mm on those designs).
+# Sizes this near read alike, so a reading at one is checked by the others.
+SIZES = (12.5, 11.0, 14.0)
 MAX_PAIRS = 40             # pairs read per frame, at most (the cost bound)
 INK = 28                   # grey levels of ink below the paper round it (black-hat), at least
 PAPER = 0.55               # paper round the ink at least this share of the frame's whitest
@@ -56,7 +56,7 @@ PIPS = 2                   # pips tried under each glyph, the nearest
 ELONGATED = 1.25           # a glyph this much longer than wide gives "down" by its long axis
 ALONG = 0.6                # ... and its pip lies this near that axis (cosine)
 SAME_INDEX = 0.5           # indices of one card this near (share of the rank's height) are one
-DIAGONAL = 0.15            # two indices this near a card's diagonal apart are one card's two
+DIAGONAL_TURN = 0.25       # rad: two indices this near half a turn, a diagonal apart, are one card's
 HELD = 0.8                 # an unread outline this much inside a card found by its index goes
 
 
@@ -256,7 +256,7 @@ def read_indices(frame: np.ndarray, skip: list[np.ndarray],
         _, scale, corner = tried[best]
         found.append(_laid(pair, Card.from_index(named[best]), readings[best].confidence,
                            corner, scale, card_px))
-    return _one_per_index(found)
+    return _one_per_index(found, card_px)
 
 
 def _laid(pair: _Index, card: Card, confidence: float, corner: np.ndarray, scale: float,
@@ -270,69 +270,71 @@ def _laid(pair: _Index, card: Card, confidence: float, corner: np.ndarray, scale
                      _rank_height(pair))
 
 
-def _one_per_index(found: list[IndexCard]) -> list[IndexCard]:
-    """One reading per index (the surest; two pairs may share a rank), and a card's two
-    indices, half a turn apart a diagonal away, as one card."""
+def _one_per_index(found: list[IndexCard], card_px: tuple[float, float] | None
+                   ) -> list[IndexCard]:
+    """One reading per index (the surest; two pairs may share a rank), a card's two indices
+    (half a turn apart, a diagonal away) as one card laid from both, and, when the frame
+    gave no card size, the cards laid from one index at the size of those laid from two."""
     found = sorted(found, key=lambda f: -f.confidence)
     kept: list[IndexCard] = []
     for f in found:
-        if any(np.linalg.norm(f.index - k.index) < SAME_INDEX * k.rank_px for k in kept):
-            continue
-        kept.append(f)
-    out: list[IndexCard] = []
+        if not any(np.linalg.norm(f.index - k.index) < SAME_INDEX * k.rank_px for k in kept):
+            kept.append(f)
+    out: list[tuple[IndexCard, bool]] = []
     used = [False] * len(kept)
     for i, f in enumerate(kept):
         if used[i]:
             continue
+        both = False
         for j in range(i + 1, len(kept)):
-            g = kept[j]
-            if used[j] or g.card != f.card:
-                continue
-            # g's corner is f's far corner, and f's is g's
-            diagonal = float(np.linalg.norm(f.corners[2] - f.corners[0]))
-            if np.linalg.norm(g.corners[0] - f.corners[2]) < DIAGONAL * diagonal \
-                    and np.linalg.norm(f.corners[0] - g.corners[2]) < DIAGONAL * diagonal:
-                both = (f.corners + np.roll(g.corners, 2, axis=0)) / 2
-                f = IndexCard(f.card, max(f.confidence, g.confidence), both, f.index,
-                              f.rank_px)
+            if not used[j] and kept[j].card == f.card and _paired(f, kept[j]):
+                f, both = _from_two(f, kept[j]), True
                 used[j] = True
                 break
-            # g's index lies on f's far corner: the card's size follows from the two
-            if _paired(f, g):
-                f = _from_two(f, g)
-                used[j] = True
-                break
-        out.append(f)
-    return out
+        out.append((f, both))
+    sizes = [side_lengths(f.corners)[:2] for f, both in out if both]
+    if card_px is None and sizes:
+        width, length = float(np.median([w for w, _ in sizes])), float(np.median(
+            [h for _, h in sizes]))
+        return [f if both else _resized(f, width, length) for f, both in out]
+    return [f for f, _ in out]
+
+
+def _resized(f: IndexCard, width: float, length: float) -> IndexCard:
+    """The card laid from its index corner at another size."""
+    corner = f.corners[0]
+    right = (f.corners[1] - corner) / max(float(np.linalg.norm(f.corners[1] - corner)), 1e-6)
+    down = (f.corners[3] - corner) / max(float(np.linalg.norm(f.corners[3] - corner)), 1e-6)
+    corners = np.array([corner, corner + width * right, corner + width * right + length * down,
+                        corner + length * down], np.float32)
+    return IndexCard(f.card, f.confidence, corners, f.index, f.rank_px)
 
 
 def _paired(f: IndexCard, g: IndexCard) -> bool:
-    """g's corner lies roughly at f's far corner and the two face opposite ways."""
+    """Whether g is f's other index: half a turn from f, its corner about a card's diagonal
+    from f's corner along f's diagonal (within DIAGONAL_TURN)."""
     down_f = f.corners[3] - f.corners[0]
     down_g = g.corners[3] - g.corners[0]
     turned = float(down_f @ down_g) / max(float(np.linalg.norm(down_f) * np.linalg.norm(down_g)),
                                           1e-6)
-    if turned > -0.9:
+    if turned > -math.cos(DIAGONAL_TURN):
         return False
     span = g.corners[0] - f.corners[0]
-    length = float(np.linalg.norm(span))
-    diagonal = float(np.linalg.norm(f.corners[2] - f.corners[0]))
-    return 0.6 * diagonal < length < 1.5 * diagonal and abs(
-        math.atan2(*(span @ np.array([[0, 1], [1, 0]])).tolist())
-        - math.atan2(*((f.corners[2] - f.corners[0]) @ np.array([[0, 1], [1, 0]])).tolist())
-    ) < 0.25
+    diagonal = f.corners[2] - f.corners[0]
+    length, reach = float(np.linalg.norm(span)), float(np.linalg.norm(diagonal))
+    cosine = float(span @ diagonal) / max(length * reach, 1e-6)
+    return 0.6 * reach < length < 1.5 * reach and cosine > math.cos(DIAGONAL_TURN)
 
 
 def _from_two(f: IndexCard, g: IndexCard) -> IndexCard:
-    """One card from its two index corners: f's corner and g's as opposite corners, sides
-    along f's directions."""
-    right = f.corners[1] - f.corners[0]
+    """One card from its two index corners: f's corner and g's as opposite corners, its
+    sides along f's and g's directions (averaged)."""
+    right = (f.corners[1] - f.corners[0]) - (g.corners[1] - g.corners[0])
     right = right / max(float(np.linalg.norm(right)), 1e-6)
-    down = f.corners[3] - f.corners[0]
-    down = down / max(float(np.linalg.norm(down)), 1e-6)
+    down = np.array([-right[1], right[0]], np.float32)
     span = g.corners[0] - f.corners[0]
     width, length = float(span @ right), float(span @ down)
-    if width <= 0 or length <= 0 or not 0.55 < width / length < 0.9:
+    if width <= 0 or length <= 0 or abs(width / length - CARD_ASPECT) > 0.12:
         return f
     corners = np.array([f.corners[0], f.corners[0] + width * right, g.corners[0],
                         f.corners[0] + length * down], np.float32)
