@@ -112,8 +112,9 @@ def main() -> int:
     names = sorted(decks)
     plain = {name: {card: borderless(face) for card, face in faces.items()}
              for name, faces in decks.items()} if args.borders != "printed" else decks
-    tally = {kind: dict.fromkeys(("cards", "found", "read", "true", "white", "false", "merged",
-                                  "empty", "empty_false", "cards_read", "misread"), 0) for kind in TEXTURES}
+    counts = ("cards", "found", "read", "true", "white", "false", "merged", "empty",
+              "empty_false", "cards_read", "misread")
+    tally = {kind: dict.fromkeys(counts, 0) for kind in TEXTURES}
     seconds = 0.0
     for i in range(args.scenes):
         empty = i % EMPTY_EVERY == EMPTY_EVERY - 1

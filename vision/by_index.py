@@ -30,7 +30,17 @@ import numpy as np
 
 from table.rules import Card
 
-from .corners import WINDOW_H, WINDOW_W, combine, corner_reader, heads_log_p
+from .corners import (
+    WINDOW_H,
+    WINDOW_W,
+    CornerReader,
+    CornerReading,
+    combine,
+    corner_reader,
+    heads_log_p,
+)
+from .index import READ_H, READ_W
+from .middle import middle_check
 from .quads import CARD_ASPECT, order_corners, side_lengths
 from .reading import Reading
 
@@ -40,10 +50,12 @@ WINDOW_MM = 2.0            # px per mm in the reader's window (READ_SIZE)
 # vision.busy.TRAINING_DECKS, at READ_SIZE): the rank's left edge about 2.5 mm in from the
 # card's long side, its top 3 mm down from the short one.
 RANK_LEFT_MM, RANK_TOP_MM = 2.5, 3.0
-# The sizes tried when no card in the frame gives one: the rank's ink taken as this many mm
-# tall (on the rendered busy scenes, blurred, it measures 12 to 14 mm on those designs).
-# Sizes this near read alike, so a reading at one is checked by the others.
-SIZES = (12.5, 11.0, 14.0)
+# When no card in the frame gives its size, the rank's ink is taken as RANK_MM tall (on the
+# rendered busy scenes, blurred, it measures 12 to 14 mm on those designs). Each index is read
+# at that size times SIZES (the likeliest first): sizes this near read alike, so a reading
+# at one is checked by the others.
+RANK_MM = 12.5
+SIZES = (1.0, 1.13, 0.89)
 MAX_PAIRS = 40             # pairs read per frame, at most (the cost bound)
 INK = 28                   # grey levels of ink below the paper round it (black-hat), at least
 PAPER = 0.55               # paper round the ink at least this share of the frame's whitest
@@ -56,8 +68,7 @@ PIPS = 2                   # pips tried under each glyph, the nearest
 ELONGATED = 1.25           # a glyph this much longer than wide gives "down" by its long axis
 ALONG = 0.6                # ... and its pip lies this near that axis (cosine)
 SAME_INDEX = 0.5           # indices of one card this near (share of the rank's height) are one
-DIAGONAL_TURN = 0.25       # rad: two indices this near half a turn, a diagonal apart, are one card's
-HELD = 0.8                 # an unread outline this much inside a card found by its index goes
+DIAGONAL_TURN = 0.25       # rad: indices this near half a turn and a diagonal apart: one card
 
 
 @dataclass(frozen=True)
@@ -83,7 +94,8 @@ class IndexCard:
 def _glyphs(frame: np.ndarray, skip: list[np.ndarray]) -> list[_Glyph]:
     """Ink marks on card paper: dark or red blobs (each pixel's darkest channel) well below
     the light round them (black-hat), where that light is bright and colourless."""
-    least = np.min(frame, axis=2)
+    b, g, r = cv2.split(frame)
+    least = cv2.min(cv2.min(b, g), r)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (15, 15))
     light = cv2.morphologyEx(least, cv2.MORPH_CLOSE, kernel)
     ink = cv2.subtract(light, least)
@@ -99,11 +111,10 @@ def _glyphs(frame: np.ndarray, skip: list[np.ndarray]) -> list[_Glyph]:
     for i in range(1, count):
         x, y, w, h, area = stats[i]
         size = max(w, h)
-        if not MIN_GLYPH <= size <= MAX_GLYPH or area < 10 or area > 0.7 * w * h \
-                and size > 3 * min(w, h):
+        if not MIN_GLYPH <= size <= MAX_GLYPH or area < 10:
             continue
-        if area < 0.12 * w * h:   # a thin frame or a line, not a glyph
-            continue
+        if area < 0.12 * w * h or (area > 0.7 * w * h and size > 3 * min(w, h)):
+            continue   # a thin frame round a picture, or a bar: no glyph
         ys, xs = np.nonzero(labels[y:y + h, x:x + w] == i)
         out.append(_Glyph(centres[i].astype(np.float32),
                           np.stack([xs + x, ys + y], axis=1).astype(np.float32), float(size)))
@@ -151,6 +162,7 @@ def _pairs(glyphs: list[_Glyph]) -> list[_Index]:
                           & (ratio <= SIZE_RATIO) & (ratio >= 1 / SIZE_RATIO))[0]
         near = near[np.argsort(gap[near])][:PIPS]
         axis, long_ = _axis(top.points)
+        beside = np.nonzero(gap < 1.3 * top.size)[0]
         for j in near:
             way = (centres[j] - top.centre) / gap[j]
             down = way
@@ -161,12 +173,13 @@ def _pairs(glyphs: list[_Glyph]) -> list[_Index]:
             across = np.array([down[1], -down[0]], np.float32)
             rank, partner = top.points, i
             # a "10": another glyph beside this one, at its height (a "0" alone is a "Q")
-            for k, other in enumerate(glyphs):
+            for k in beside:
+                other = glyphs[k]
                 rel = other.centre - top.centre
                 if k not in (i, j) and abs(float(rel @ down)) < SIDE_BY_SIDE * top.size \
                         and 0.3 * top.size < abs(float(rel @ across)) < 1.2 * top.size \
                         and 0.6 < other.size / top.size < 1.6:
-                    rank, partner = np.concatenate([rank, other.points]), k
+                    rank, partner = np.concatenate([rank, other.points]), int(k)
                     break
             right = np.array([down[1], -down[0]], np.float32)
             middle = rank.mean(axis=0)
@@ -211,52 +224,60 @@ def _window(frame: np.ndarray, corner: np.ndarray, index: _Index, px_per_mm: flo
 
 
 def _scales(index: _Index, card_px: tuple[float, float] | None) -> list[float]:
-    """px per mm to try: the frame's card size when known, else the rank's height read as
-    each of SIZES mm."""
-    if card_px is not None:
-        return [card_px[1] / CARD_MM[1]]
-    height = _rank_height(index)
-    return [height / mm for mm in SIZES]
+    """px per mm to try: about the frame's card size when known, else the rank's height
+    read as RANK_MM, each times SIZES."""
+    base = card_px[1] / CARD_MM[1] if card_px is not None else _rank_height(index) / RANK_MM
+    return [base * size for size in SIZES]
 
 
 def read_indices(frame: np.ndarray, skip: list[np.ndarray],
                  card_px: tuple[float, float] | None) -> list[IndexCard]:
-    """The sure index corners on card paper outside `skip` (cards already read)."""
+    """The sure index corners on card paper outside `skip` (cards already read), each laid
+    as a card (see the module's docstring)."""
     pairs = _pairs(_glyphs(frame, skip))[:MAX_PAIRS]
     if not pairs:
         return []
     reader = corner_reader()
-    plans = []
-    windows = []
-    for pair in pairs:
-        for scale in _scales(pair, card_px):
-            corner = _corner(pair, scale)
-            plans.append((pair, scale, corner))
-            for zoom in reader.zooms:
-                windows.append(_window(frame, corner, pair, scale / zoom))
+    scales = [_scales(pair, card_px) for pair in pairs]
+    # The likeliest size first, for every pair; the other sizes only for those that name a
+    # card there (most pairs are pips of a middle, or ink of the ground: "no index here").
+    first = _read(reader, frame, [(pair, s[0]) for pair, s in zip(pairs, scales, strict=True)])
+    again = [i for i, r in enumerate(first) if r.names_card]
+    rest = iter(_read(reader, frame, [(pairs[i], s) for i in again for s in scales[i][1:]]))
+    found: list[IndexCard] = []
+    for i in again:
+        readings = [first[i]] + [next(rest) for _ in scales[i][1:]]
+        named = [r.ranked_cards(1)[0][0] if r.names_card else None for r in readings]
+        best = max(range(len(readings)), key=lambda k: readings[k].confidence)
+        card = named[best]
+        if card is None or readings[best].confidence < reader.abstain_below:
+            continue
+        # one size is not enough: another is as sure of the card, and none names another
+        agree = sorted(r.confidence for r, n in zip(readings, named, strict=True) if n == card)
+        if len(agree) < 2 or agree[-2] < reader.abstain_below \
+                or any(n not in (None, card) for n in named):
+            continue
+        scale = scales[i][best]
+        laid = _laid(pairs[i], Card.from_index(card), readings[best].confidence,
+                     _corner(pairs[i], scale), scale, card_px)
+        # the middle of the face must not rule the rank out (vision.middle: a covered middle
+        # rules nothing out), as for a card read by its outline
+        if middle_check().allows(straighten_card(frame, laid.corners), int(laid.card.rank)):
+            found.append(laid)
+    return _one_per_index(found, card_px)
+
+
+def _read(reader: CornerReader, frame: np.ndarray, plans: list[tuple[_Index, float]]
+          ) -> list[CornerReading]:
+    """Each index's corner window at its px per mm, read as one corner (the other covered),
+    at the reader's zooms."""
+    if not plans:
+        return []
+    windows = [_window(frame, _corner(pair, scale), pair, scale / zoom)
+               for pair, scale in plans for zoom in reader.zooms]
     log_p = heads_log_p(reader.logits(np.stack(windows)))
     log_p = log_p.reshape(len(plans), len(reader.zooms), -1).mean(axis=1)
-    found: list[IndexCard] = []
-    start = 0
-    for pair in pairs:
-        count = len(_scales(pair, card_px))
-        readings = [combine(log_p[start + k][None], reader.independence, reader.hidden)
-                    for k in range(count)]
-        tried = plans[start:start + count]
-        start += count
-        named = [r.ranked_cards(1)[0][0] if r.names_card else None for r in readings]
-        best = max(range(count), key=lambda k: readings[k].confidence)
-        if named[best] is None or readings[best].confidence < reader.abstain_below:
-            continue
-        # one size alone is not enough when others were tried: another agrees, and none
-        # names another card
-        if count > 1 and (sum(n == named[best] for n in named) < 2
-                          or any(n not in (None, named[best]) for n in named)):
-            continue
-        _, scale, corner = tried[best]
-        found.append(_laid(pair, Card.from_index(named[best]), readings[best].confidence,
-                           corner, scale, card_px))
-    return _one_per_index(found, card_px)
+    return [combine(row[None], reader.independence, reader.hidden) for row in log_p]
 
 
 def _laid(pair: _Index, card: Card, confidence: float, corner: np.ndarray, scale: float,
@@ -357,3 +378,12 @@ def as_reading(found: IndexCard) -> Reading:
 
 def ordered(found: IndexCard) -> np.ndarray:
     return order_corners(found.corners)
+
+
+def straighten_card(frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """The card laid at `corners` (its index's corner first) as an upright READ_SIZE card."""
+    dst = np.array([[0, 0], [READ_W - 1, 0], [READ_W - 1, READ_H - 1], [0, READ_H - 1]],
+                   np.float32)
+    m = cv2.getPerspectiveTransform(corners.astype(np.float32), dst)
+    return cv2.warpPerspective(frame, m, (READ_W, READ_H), flags=cv2.INTER_AREA,
+                               borderMode=cv2.BORDER_REPLICATE)

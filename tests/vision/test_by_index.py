@@ -124,7 +124,8 @@ def test_middles_and_cloth_name_no_card(faces: Faces) -> None:
     for k, card in enumerate(cards):
         face = faces[card]
         h, w = face.shape[:2]
-        middle = np.ascontiguousarray(face[int(0.24 * h):int(0.76 * h), int(0.22 * w):int(0.78 * w)])
+        middle = np.ascontiguousarray(face[int(0.24 * h):int(0.76 * h),
+                                           int(0.22 * w):int(0.78 * w)])
         quad = _card((110 + 170 * (k % 4), 190 + 340 * (k // 4)), 220, float(rng.uniform(-1, 1)))
         mh, mw = middle.shape[:2]
         m = cv2.getPerspectiveTransform(
