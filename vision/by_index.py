@@ -61,6 +61,7 @@ INK = 28                   # grey levels of ink below the paper round it (black-
 PAPER = 0.55               # paper round the ink at least this share of the frame's whitest
 MAX_SATURATION = 80        # ... and this colourless (HSV saturation of the local white)
 MIN_GLYPH, MAX_GLYPH = 5, 90   # a glyph's longest side, px
+BAR = 14                   # ... at most this many times its shortest (the "1" of a "10" is thin)
 SIZE_RATIO = 2.2           # a rank and its pip differ in size at most this many times
 STACK = (0.7, 2.2)         # their centres this many times the rank's height apart
 SIDE_BY_SIDE = 0.35        # glyphs of "10": this near in height along "down" (share of height)
@@ -113,8 +114,8 @@ def _glyphs(frame: np.ndarray, skip: list[np.ndarray]) -> list[_Glyph]:
         size = max(w, h)
         if not MIN_GLYPH <= size <= MAX_GLYPH or area < 10:
             continue
-        if area < 0.12 * w * h or (area > 0.7 * w * h and size > 3 * min(w, h)):
-            continue   # a thin frame round a picture, or a bar: no glyph
+        if area < 0.12 * w * h or size > BAR * min(w, h):
+            continue   # a thin frame round a picture, or a line: no glyph
         ys, xs = np.nonzero(labels[y:y + h, x:x + w] == i)
         out.append(_Glyph(centres[i].astype(np.float32),
                           np.stack([xs + x, ys + y], axis=1).astype(np.float32), float(size)))
