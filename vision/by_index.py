@@ -65,6 +65,8 @@ BAR = 14                   # ... at most this many times its shortest (the "1" o
 SIZE_RATIO = 2.2           # a rank and its pip differ in size at most this many times
 STACK = (0.7, 2.2)         # their centres this many times the rank's height apart
 SIDE_BY_SIDE = 0.35        # glyphs of "10": this near in height along "down" (share of height)
+ON_PAPER = 0.35            # a card laid from an index lies on paper: this share of it, at least
+#                            (on the rendered busy scenes every card laid right has 0.4 or more)
 PIPS = 2                   # pips tried under each glyph, the nearest
 ELONGATED = 1.25           # a glyph this much longer than wide gives "down" by its long axis
 ALONG = 0.6                # ... and its pip lies this near that axis (cosine)
@@ -92,9 +94,10 @@ class IndexCard:
     rank_px: float
 
 
-def _glyphs(frame: np.ndarray, skip: list[np.ndarray]) -> list[_Glyph]:
+def _glyphs(frame: np.ndarray, skip: list[np.ndarray]) -> tuple[list[_Glyph], np.ndarray]:
     """Ink marks on card paper: dark or red blobs (each pixel's darkest channel) well below
-    the light round them (black-hat), where that light is bright and colourless."""
+    the light round them (black-hat), where that light is bright and colourless; and that
+    paper (a mask, 1 on paper, its ink included)."""
     b, g, r = cv2.split(frame)
     least = cv2.min(cv2.min(b, g), r)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (15, 15))
@@ -105,6 +108,7 @@ def _glyphs(frame: np.ndarray, skip: list[np.ndarray]) -> list[_Glyph]:
     hsv_light = cv2.cvtColor(cv2.morphologyEx(frame, cv2.MORPH_CLOSE, kernel), cv2.COLOR_BGR2HSV)
     paper &= hsv_light[:, :, 1] <= MAX_SATURATION
     mask = ((ink >= INK) & paper).astype(np.uint8)
+    paper_mask = paper.astype(np.uint8)
     for quad in skip:
         cv2.fillConvexPoly(mask, np.round(quad).astype(np.int32), 0)
     count, labels, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -119,7 +123,7 @@ def _glyphs(frame: np.ndarray, skip: list[np.ndarray]) -> list[_Glyph]:
         ys, xs = np.nonzero(labels[y:y + h, x:x + w] == i)
         out.append(_Glyph(centres[i].astype(np.float32),
                           np.stack([xs + x, ys + y], axis=1).astype(np.float32), float(size)))
-    return out
+    return out, paper_mask
 
 
 @dataclass(frozen=True)
@@ -235,7 +239,8 @@ def read_indices(frame: np.ndarray, skip: list[np.ndarray],
                  card_px: tuple[float, float] | None) -> list[IndexCard]:
     """The sure index corners on card paper outside `skip` (cards already read), each laid
     as a card (see the module's docstring)."""
-    pairs = _pairs(_glyphs(frame, skip))[:MAX_PAIRS]
+    glyphs, paper = _glyphs(frame, skip)
+    pairs = _pairs(glyphs)[:MAX_PAIRS]
     if not pairs:
         return []
     reader = corner_reader()
@@ -261,11 +266,22 @@ def read_indices(frame: np.ndarray, skip: list[np.ndarray],
         scale = scales[i][best]
         laid = _laid(pairs[i], Card.from_index(card), readings[best].confidence,
                      _corner(pairs[i], scale), scale, card_px)
+        if _on_paper(paper, laid.corners) < ON_PAPER:
+            continue   # laid off the card: over the ground, not under other cards
         # the middle of the face must not rule the rank out (vision.middle: a covered middle
         # rules nothing out), as for a card read by its outline
         if middle_check().allows(straighten_card(frame, laid.corners), int(laid.card.rank)):
             found.append(laid)
     return _one_per_index(found, card_px)
+
+
+def _on_paper(paper: np.ndarray, corners: np.ndarray) -> float:
+    """The share of a card laid at `corners` (the part in the frame) that is card paper:
+    its own, or that of the cards over it."""
+    inside = np.zeros_like(paper)
+    cv2.fillConvexPoly(inside, np.round(corners).astype(np.int32), 1)
+    area = cv2.countNonZero(inside)
+    return cv2.countNonZero(inside & paper) / area if area else 0.0
 
 
 def _read(reader: CornerReader, frame: np.ndarray, plans: list[tuple[_Index, float]]
