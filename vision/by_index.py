@@ -67,6 +67,7 @@ STACK = (0.7, 2.2)         # their centres this many times the rank's height apa
 SIDE_BY_SIDE = 0.35        # glyphs of "10": this near in height along "down" (share of height)
 ON_PAPER = 0.35            # a card laid from an index lies on paper: this share of it, at least
 #                            (on the rendered busy scenes every card laid right has 0.4 or more)
+AGREE = 2                  # sizes (of SIZES) naming the card, at least
 PIPS = 2                   # pips tried under each glyph, the nearest
 ELONGATED = 1.25           # a glyph this much longer than wide gives "down" by its long axis
 ALONG = 0.6                # ... and its pip lies this near that axis (cosine)
@@ -260,7 +261,7 @@ def read_indices(frame: np.ndarray, skip: list[np.ndarray],
             continue
         # one size is not enough: another is as sure of the card, and none names another
         agree = sorted(r.confidence for r, n in zip(readings, named, strict=True) if n == card)
-        if len(agree) < 2 or agree[-2] < reader.abstain_below \
+        if len(agree) < AGREE or agree[-2] < reader.abstain_below \
                 or any(n not in (None, card) for n in named):
             continue
         scale = scales[i][best]
@@ -314,6 +315,7 @@ def _one_per_index(found: list[IndexCard], card_px: tuple[float, float] | None
     (half a turn apart, a diagonal away) as one card laid from both, and, when the frame
     gave no card size, the cards laid from one index at the size of those laid from two."""
     found = sorted(found, key=lambda f: -f.confidence)
+    found = [f for f in found if not any(_upside_down(f, g) for g in found)]
     kept: list[IndexCard] = []
     for f in found:
         if not any(np.linalg.norm(f.index - k.index) < SAME_INDEX * k.rank_px for k in kept):
@@ -336,6 +338,16 @@ def _one_per_index(found: list[IndexCard], card_px: tuple[float, float] | None
             [h for _, h in sizes]))
         return [f if both else _resized(f, width, length) for f, both in out]
     return [f for f, _ in out]
+
+
+def _upside_down(f: IndexCard, g: IndexCard) -> bool:
+    """Whether f and g are the same ink read both ways up (a rank over its pip, and that pip
+    over the rank turned round): then neither reading is sure."""
+    down_f, down_g = f.corners[3] - f.corners[0], g.corners[3] - g.corners[0]
+    turned = float(down_f @ down_g) / max(float(np.linalg.norm(down_f) * np.linalg.norm(down_g)),
+                                          1e-6)
+    return turned < -0.5 and float(np.linalg.norm(f.index - g.index)) < STACK[1] * max(
+        f.rank_px, g.rank_px)
 
 
 def _resized(f: IndexCard, width: float, length: float) -> IndexCard:
