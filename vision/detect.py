@@ -10,7 +10,8 @@ pieces, or, where their edges touch along a stretch, by cutting it at its deepes
 whose white fell apart into pieces (a court picture reaching its edge) is put back together.
 On a busy ground, cards dropped over each other are also laid from the corners that show
 (vision.overlapping): an outline taking two of them as one, or far bigger, gives way to them;
-on a fine-grained ground a card is also its smooth paper (vision.smooth).
+on a fine-grained ground a card is also its smooth paper (vision.smooth). A card that shows
+only an index (under others in a fan, a pile or a meld row) is found by it (vision.by_index).
 No frame makes it raise: a geometric step that fails skips its blob (debug log).
 """
 
