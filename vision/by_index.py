@@ -1,23 +1,26 @@
-"""Cards found by their printed index: `index_cards(frame, found) -> list[Detection]`.
+"""Cards found by their printed index: `read_indices(frame, skip, card_px) -> [IndexCard]`
+(find_cards takes them in: vision.detect).
 
 A card under others in a fan, a pile or a meld row often shows nothing but one index corner,
 and no outline of it is found. But an index is plain to see: a rank over a suit pip, dark or
 red ink on the card's paper. So ink marks on paper are paired, a rank glyph (or the two of
-"10") over a pip of about its width; the pair's stacking gives the card's "down", and the
-index sits in the card's top-left corner (in the card's own upright frame), so the card lies
-to the right of and below it. Each pair's corner window (the 20 x 44 mm the corner reader
-reads, vision.corners) is cut out at a few sizes and read as one corner (the other covered);
-a pair whose reading is sure (the reader's calibrated threshold) at the likeliest size and
-names the same card at a neighbouring one gives a card, laid from the index: its corner,
-its turn and its size (that of the cards already read in the frame, else what the index's
-size says). Two indices naming the same card half a turn apart, a card's diagonal from each
-other, are that card's two corners: one card. The reader was trained to say "no index here"
-on the middles of faces, on blank paper and on cloth, so pips in a card's middle, a court's
-picture and the ground name no card.
+"10") over a pip of about its size; the rank's long axis, turned towards the pip, is the card's
+"down", and the index sits in the card's top-left corner (in the card's own upright frame), so
+the card lies to the right of and below it. Each pair's corner window (the 20 x 44 mm the
+corner reader reads, vision.corners) is read as one corner (the other covered) at the likeliest
+size and, where that names a card, at SIZES round it. An index names a card when two sizes are
+sure of it (the reader's calibrated threshold) and none names another; the same ink read the
+other way up names nothing, and the card laid from it must lie on paper. It is laid from the
+index: its corner, its turn, and its size (that of the cards read in the frame, else what the
+index's size says). Two indices naming the same card half a turn apart, a card's diagonal from
+each other, are that card's two corners: one card, of its own size, which the other cards laid
+from one index then take. The reader was trained to say "no index here" on the middles of
+faces, on blank paper and on cloth, so pips in a card's middle, a court's picture and the ground
+name no card.
 
-The cost is bounded by MAX_PAIRS: at most that many pairs are read, each at len(SIZES)
-sizes (the network's time is most of it, about a millisecond a window on this machine);
-ink inside the cards already read is never looked at.
+The cost is bounded by MAX_PAIRS: at most that many pairs are read, each at one size and, if
+it names a card there, at len(SIZES) - 1 more (the network's time is most of it, under a
+millisecond a window on this machine); ink inside the cards already read is never looked at.
 """
 
 from __future__ import annotations
@@ -39,9 +42,7 @@ from .corners import (
     corner_reader,
     heads_log_p,
 )
-from .index import READ_H, READ_W
-from .middle import middle_check
-from .quads import CARD_ASPECT, order_corners, side_lengths
+from .quads import CARD_ASPECT, side_lengths
 from .reading import Reading
 
 CARD_MM = (63.0, 88.0)
@@ -176,18 +177,17 @@ def _pairs(glyphs: list[_Glyph]) -> list[_Index]:
                 if abs(float(axis @ way)) < ALONG:
                     continue   # a glyph beside a tall one: the other digit of a "10"
                 down = axis if float(axis @ way) > 0 else -axis
-            across = np.array([down[1], -down[0]], np.float32)
+            right = np.array([down[1], -down[0]], np.float32)
             rank, partner = top.points, i
             # a "10": another glyph beside this one, at its height (a "0" alone is a "Q")
             for k in beside:
                 other = glyphs[k]
                 rel = other.centre - top.centre
                 if k not in (i, j) and abs(float(rel @ down)) < SIDE_BY_SIDE * top.size \
-                        and 0.3 * top.size < abs(float(rel @ across)) < 1.2 * top.size \
+                        and 0.3 * top.size < abs(float(rel @ right)) < 1.2 * top.size \
                         and 0.6 < other.size / top.size < 1.6:
                     rank, partner = np.concatenate([rank, other.points]), int(k)
                     break
-            right = np.array([down[1], -down[0]], np.float32)
             middle = rank.mean(axis=0)
             rel = centres - middle
             reach = np.linalg.norm(rel, axis=1) < 2.0 * top.size
@@ -212,6 +212,7 @@ def _corner(index: _Index, px_per_mm: float) -> np.ndarray:
 
 
 def _rank_height(index: _Index) -> float:
+    """The rank's height along "down", px."""
     across = index.rank @ index.down
     return float(across.max() - across.min()) + 1.0
 
@@ -267,12 +268,8 @@ def read_indices(frame: np.ndarray, skip: list[np.ndarray],
         scale = scales[i][best]
         laid = _laid(pairs[i], Card.from_index(card), readings[best].confidence,
                      _corner(pairs[i], scale), scale, card_px)
-        if _on_paper(paper, laid.corners) < ON_PAPER:
-            continue   # laid off the card: over the ground, not under other cards
-        # the middle of the face must not rule the rank out (vision.middle: a covered middle
-        # rules nothing out), as for a card read by its outline
-        if middle_check().allows(straighten_card(frame, laid.corners), int(laid.card.rank)):
-            found.append(laid)
+        if _on_paper(paper, laid.corners) >= ON_PAPER:
+            found.append(laid)   # else laid off the card: over the ground, not other cards
     return _one_per_index(found, card_px)
 
 
@@ -300,6 +297,7 @@ def _read(reader: CornerReader, frame: np.ndarray, plans: list[tuple[_Index, flo
 
 def _laid(pair: _Index, card: Card, confidence: float, corner: np.ndarray, scale: float,
           card_px: tuple[float, float] | None) -> IndexCard:
+    """The card laid from its index's corner: of the frame's card size, else of `scale`."""
     width, length = card_px if card_px is not None \
         else (CARD_MM[0] * scale, CARD_MM[1] * scale)
     corners = np.array([corner, corner + width * pair.right,
@@ -402,17 +400,6 @@ def card_size(quads: list[np.ndarray]) -> tuple[float, float] | None:
 
 
 def as_reading(found: IndexCard) -> Reading:
-    return Reading(found.card, round(found.confidence, 4), ((found.card, 1.0),))
-
-
-def ordered(found: IndexCard) -> np.ndarray:
-    return order_corners(found.corners)
-
-
-def straighten_card(frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
-    """The card laid at `corners` (its index's corner first) as an upright READ_SIZE card."""
-    dst = np.array([[0, 0], [READ_W - 1, 0], [READ_W - 1, READ_H - 1], [0, READ_H - 1]],
-                   np.float32)
-    m = cv2.getPerspectiveTransform(corners.astype(np.float32), dst)
-    return cv2.warpPerspective(frame, m, (READ_W, READ_H), flags=cv2.INTER_AREA,
-                               borderMode=cv2.BORDER_REPLICATE)
+    """The card found by its index as a Reading (its one candidate, with its confidence)."""
+    confidence = round(found.confidence, 4)
+    return Reading(found.card, confidence, ((found.card, confidence),))

@@ -44,6 +44,7 @@ from .looks import (
     parted,
     scores,
 )
+from .middle import middle_check
 from .overlapping import SIZE_AGREES, SURE, corner_cards, shared_area
 from .profile import DeckProfile
 from .quads import (
@@ -808,6 +809,10 @@ def _with_index_cards(frame: np.ndarray, found: list[Detection]) -> list[Detecti
                             card_size([d.corners for d in read]))
     out = list(found)
     for card in by_index:
+        # the middle of the face must not rule the rank out, as for a card read by its
+        # outline (vision.middle: a covered middle rules nothing out)
+        if not middle_check().allows(straighten(frame, card.corners), int(card.card.rank)):
+            continue
         laid = order_corners(card.corners)
         area = cv2.contourArea(laid)
         if any(d.reading.card == card.card and shared_area(d.corners, laid) > SAME_PLACE * area
