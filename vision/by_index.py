@@ -188,8 +188,6 @@ def _pairs(glyphs: list[_Glyph]) -> list[_Index]:
                         and 0.6 < other.size / top.size < 1.6:
                     rank, partner = np.concatenate([rank, other.points]), int(k)
                     break
-            if _beside(centres, sizes, int(j), down, right, (i, partner)):
-                continue   # the "pip" stands beside another glyph: a "10" turned round
             middle = rank.mean(axis=0)
             rel = centres - middle
             reach = np.linalg.norm(rel, axis=1) < 2.0 * top.size
@@ -201,19 +199,6 @@ def _pairs(glyphs: list[_Glyph]) -> list[_Index]:
             out.append(_Index(rank, down.astype(np.float32), right, float(score)))
     out.sort(key=lambda p: p.score)
     return out
-
-
-def _beside(centres: np.ndarray, sizes: np.ndarray, j: int, down: np.ndarray,
-            right: np.ndarray, rank: tuple[int, int]) -> bool:
-    """Whether another glyph of its size stands beside glyph j, at its height along `down`
-    (a pip under a rank stands alone; the digits of a "10" stand side by side)."""
-    rel = centres - centres[j]
-    size = sizes[j]
-    ratio = sizes / size
-    near = (np.abs(rel @ down) < SIDE_BY_SIDE * size) & (np.abs(rel @ right) > 0.3 * size) \
-        & (np.abs(rel @ right) < 1.2 * size) & (ratio > 0.6) & (ratio < 1.6)
-    near[[j, *rank]] = False
-    return bool(near.any())
 
 
 def _corner(index: _Index, px_per_mm: float) -> np.ndarray:
