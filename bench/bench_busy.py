@@ -34,7 +34,7 @@ from vision.busy import (
     index_centres,
     training_decks,
 )
-from vision.detect import card_outlines, straighten
+from vision.detect import card_outlines, read_outlines, straighten
 from vision.edges import same_card
 from vision.reading import identify
 
@@ -74,6 +74,20 @@ def read(frame: np.ndarray, outlines: list[np.ndarray], laid: list[Laid]) -> int
                for item, c in zip(laid, index_centres(laid), strict=True) if c)
 
 
+def by_finder(frame: np.ndarray, outlines: list[np.ndarray], laid: list[Laid]) -> tuple[int, int]:
+    """Cards found and read as find_cards gives them (the outlines read, with the cards found
+    by an index that shows), and its misreads: cards named by an outline holding none of that
+    card's indices that show."""
+    found = read_outlines(frame, outlines)
+    shown = index_centres(laid)
+    right = sum(any(d.reading.card == item.card and _holds(d.corners, c) for d in found)
+                for item, c in zip(laid, shown, strict=True) if c)
+    wrong = sum(d.reading.card is not None and not any(
+        d.reading.card == item.card and any(_holds(d.corners, [p]) for p in c)
+        for item, c in zip(laid, shown, strict=True)) for d in found)
+    return right, wrong
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--scenes", type=int, default=200)
@@ -98,8 +112,9 @@ def main() -> int:
     names = sorted(decks)
     plain = {name: {card: borderless(face) for card, face in faces.items()}
              for name, faces in decks.items()} if args.borders != "printed" else decks
-    tally = {kind: dict.fromkeys(("cards", "found", "read", "true", "white", "false", "merged",
-                                  "empty", "empty_false"), 0) for kind in TEXTURES}
+    counts = ("cards", "found", "read", "true", "white", "false", "merged", "empty",
+              "empty_false", "cards_read", "misread")
+    tally = {kind: dict.fromkeys(counts, 0) for kind in TEXTURES}
     seconds = 0.0
     for i in range(args.scenes):
         empty = i % EMPTY_EVERY == EMPTY_EVERY - 1
@@ -115,9 +130,14 @@ def main() -> int:
         if empty:
             t["empty"] += 1
             t["empty_false"] += len(outlines)
+            t["misread"] += sum(d.reading.card is not None
+                                for d in read_outlines(frame, outlines))
             continue
         found, false, merged, true = judge(outlines, laid)
         t["read"] += read(frame, outlines, laid)
+        right, wrong = by_finder(frame, outlines, laid)
+        t["cards_read"] += right
+        t["misread"] += wrong
         t["cards"] += sum(bool(c) for c in index_centres(laid))
         t["found"] += found
         t["true"] += true
@@ -136,7 +156,8 @@ def main() -> int:
     print(f"busy scenes ({args.layout or 'mixed'}, borders {args.borders}, seed {args.seed}): "
           f"found {total['found']}/{total['cards']} "
           f"({total['found'] / n:.1%}; true to the card {total['true'] / n:.1%}), "
-          f"found and read {total['read'] / n:.1%}, "
+          f"found and read {total['read'] / n:.1%} (find_cards, with cards found by an "
+          f"index: {total['cards_read'] / n:.1%}, {total['misread']} misread), "
           f"by white alone {total['white'] / n:.1%}; "
           f"{total['false'] / max(scenes, 1):.2f} false and "
           f"{total['merged'] / max(scenes, 1):.2f} merged outlines a scene; "
@@ -147,6 +168,8 @@ def main() -> int:
                       "busy_cards": total["cards"],
                       "busy_found": round(total["found"] / n, 4),
                       "busy_read": round(total["read"] / n, 4),
+                      "busy_cards_read": round(total["cards_read"] / n, 4),
+                      "busy_misread": total["misread"],
                       "busy_true_outline": round(total["true"] / n, 4),
                       "busy_found_by_white": round(total["white"] / n, 4),
                       "busy_false_per_scene": round(total["false"] / max(scenes, 1), 3),

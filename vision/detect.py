@@ -10,7 +10,8 @@ pieces, or, where their edges touch along a stretch, by cutting it at its deepes
 whose white fell apart into pieces (a court picture reaching its edge) is put back together.
 On a busy ground, cards dropped over each other are also laid from the corners that show
 (vision.overlapping): an outline taking two of them as one, or far bigger, gives way to them;
-on a fine-grained ground a card is also its smooth paper (vision.smooth).
+on a fine-grained ground a card is also its smooth paper (vision.smooth). A card that shows
+only an index (under others in a fan, a pile or a meld row) is found by it (vision.by_index).
 No frame makes it raise: a geometric step that fails skips its blob (debug log).
 """
 
@@ -23,6 +24,7 @@ import cv2
 import numpy as np
 
 from .aruco import detect_markers
+from .by_index import as_reading, card_size, read_indices
 from .edges import (
     CANNY_LEVELS,
     OVER_CARDS,
@@ -42,6 +44,7 @@ from .looks import (
     parted,
     scores,
 )
+from .middle import middle_check
 from .overlapping import SIZE_AGREES, SURE, corner_cards, shared_area
 from .profile import DeckProfile
 from .quads import (
@@ -88,6 +91,9 @@ MORE_PAPER = 0.1  # ... gives way to it when that card's band is this much more 
 PART_OF = 1.6     # an outline within a card this much bigger is part of it (see _part_of)
 FRAMED = 0.85     # an outline this much smaller than one round it, ...
 MIDDLE = 0.12     # ... with its middle this near (share of its short side), is a printed frame
+SAME_PLACE = 0.3  # a card found by its index sharing this much with a card read as it is that one
+AGREES = 0.2      # an unread outline with a corner this near (share of the short side) to ...
+INDEX_SIZE = 1.3  # ... and this near the size of a card laid from an index it holds is that card
 
 
 @dataclass(frozen=True)
@@ -779,5 +785,57 @@ def find_cards(frame: np.ndarray, deck: DeckProfile | None = None) -> list[Detec
     """Every whole card in a frame of a table (a uint8 BGR, BGRA or grey image), each with its
     corners and reading. Never raises on such a frame; other input is a ValueError."""
     frame = as_bgr(frame)
-    return [Detection(q, identify(straighten(frame, q), deck))
-            for q in card_outlines(frame, edges=True)]
+    return read_outlines(frame, card_outlines(frame, edges=True), deck)
+
+
+def read_outlines(frame: np.ndarray, outlines: list[np.ndarray],
+                  deck: DeckProfile | None = None) -> list[Detection]:
+    """Each outline in a BGR frame straightened and read, with the cards found by an index
+    that shows where no outline read gives them (`_with_index_cards`)."""
+    found = [Detection(q, identify(straighten(frame, q), deck)) for q in outlines]
+    return guarded(_with_index_cards, frame, found, default=found)
+
+
+def _with_index_cards(frame: np.ndarray, found: list[Detection]) -> list[Detection]:
+    """The cards `found` with those found by an index that shows (vision.by_index) on paper
+    no card read explains: an unread outline holding such an index takes its reading when
+    its corner and size agree with the index's card, one lying inside that card (the
+    printed frame round the pips, a part of its white) gives way to it, and a card read
+    already is never found twice."""
+    if min(frame.shape[:2]) < 32:
+        return found
+    read = [d for d in found if d.reading.card is not None]
+    by_index = read_indices(frame, [d.corners for d in read],
+                            card_size([d.corners for d in read]))
+    out = list(found)
+    for card in by_index:
+        # the middle of the face must not rule the rank out, as for a card read by its
+        # outline (vision.middle: a covered middle rules nothing out)
+        if not middle_check().allows(straighten(frame, card.corners), int(card.card.rank)):
+            continue
+        laid = order_corners(card.corners)
+        area = cv2.contourArea(laid)
+        if any(d.reading.card == card.card and shared_area(d.corners, laid) > SAME_PLACE * area
+               for d in read):
+            continue
+        holder = next((i for i, d in enumerate(out) if d.reading.card is None
+                       and cv2.pointPolygonTest(d.corners.reshape(-1, 1, 2),
+                                                card.index.tolist(), False) >= 0
+                       and _agrees(d.corners, card.corners)), None)
+        if holder is not None:
+            log.debug("an unread outline took the reading of the index it holds")
+            out[holder] = Detection(out[holder].corners, as_reading(card))
+            continue
+        out = [d for d in out if d.reading.card is not None
+               or shared_area(d.corners, laid) < HELD_CARD * cv2.contourArea(d.corners)]
+        out.append(Detection(laid, as_reading(card)))
+    return out
+
+
+def _agrees(outline: np.ndarray, corners: np.ndarray) -> bool:
+    """Whether an outline is the card laid from an index (`corners`, its index's corner
+    first): a corner of the outline at the index's corner, and about its size."""
+    short = min(side_lengths(corners))
+    near = min(float(np.linalg.norm(c - corners[0])) for c in outline)
+    ratio = cv2.contourArea(outline) / max(cv2.contourArea(order_corners(corners)), 1.0)
+    return near < AGREES * short and 1 / INDEX_SIZE < ratio < INDEX_SIZE

@@ -1,0 +1,165 @@
+"""Cards found by their printed index (vision.by_index, in find_cards): a card under others
+that shows only an index is found and read, pips and pictures of a face's middle and the cloth
+name no card, and a card read by its outline is not found twice. Faces are kdegames' standard
+deck (a training design of the corner reader); scenes are rendered (vision.busy)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from table.rules import Card
+from vision.busy import OVERLAP, Laid, borderless, busy_scene, index_centres
+from vision.by_index import read_indices
+from vision.detect import Detection, _with_index_cards, find_cards
+from vision.faces import load_deck
+from vision.reading import Reading
+
+Faces = dict[Card, np.ndarray]
+CLOTH = (40, 110, 40)   # BGR, a green baize
+
+
+@pytest.fixture(scope="module")
+def faces() -> Faces:
+    return {card: borderless(face) for card, face in load_deck("svg-standard").items()}
+
+
+def _card(centre: tuple[float, float], length: float, angle: float) -> np.ndarray:
+    """A card's corners (clockwise from its top-left, as a face is pasted) at `angle`."""
+    width = length * 63 / 88
+    c, s = np.cos(angle), np.sin(angle)
+    right, down = np.array([c, s]), np.array([-s, c])
+    half = [(-width / 2, -length / 2), (width / 2, -length / 2), (width / 2, length / 2),
+            (-width / 2, length / 2)]
+    return np.array([np.array(centre) + x * right + y * down for x, y in half], np.float32)
+
+
+def _render(faces: Faces, laid: list[Laid], size: tuple[int, int] = (720, 720)) -> np.ndarray:
+    """The cards (the top one first) on a plain cloth, lightly blurred."""
+    frame = np.zeros((size[1], size[0], 3), np.uint8)
+    frame[:] = CLOTH
+    for item in reversed(laid):
+        face = faces[item.card]
+        h, w = face.shape[:2]
+        src = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+        m = cv2.getPerspectiveTransform(src, item.corners)
+        warped = cv2.warpPerspective(face[:, :, :3], m, size, flags=cv2.INTER_AREA)
+        alpha = cv2.warpPerspective(face[:, :, 3], m, size).astype(np.float32)[:, :, None] / 255
+        frame[:] = (frame * (1 - alpha) + warped * alpha).astype(np.uint8)
+    return cv2.GaussianBlur(frame, (0, 0), 0.7)
+
+
+def _holds(quad: np.ndarray, point: tuple[float, float]) -> bool:
+    return cv2.pointPolygonTest(quad.reshape(-1, 1, 2).astype(np.float32), point, False) >= 0
+
+
+def _near(quad: np.ndarray, truth: np.ndarray, share: float) -> bool:
+    """Every corner of `quad` within `share` of the card's short side of one of `truth`'s."""
+    short = float(np.linalg.norm(truth[1] - truth[0]))
+    return all(min(float(np.linalg.norm(p - t)) for t in truth) < share * short for p in quad)
+
+
+def _covered_meld(faces: Faces) -> tuple[np.ndarray, list[Laid]]:
+    """A meld row of three spades fanned, each showing only a strip along its left side with
+    its index, the nine of diamonds laid across the row's lower half (the top card first)."""
+    length, turn = 230.0, 0.2
+    right = np.array([np.cos(turn), np.sin(turn)])
+    down = np.array([-np.sin(turn), np.cos(turn)])
+    first = np.array([260.0, 300.0])
+    width = length * 63 / 88
+    row = [Laid(Card.parse(name), _card(tuple(first + k * 0.3 * width * right), length, turn))
+           for k, name in enumerate(("QS", "KS", "JD"))]
+    nine = Laid(Card.parse("9D"), _card(tuple(first + 0.45 * width * right + 0.62 * length * down),
+                                        length, turn + 1.45))
+    laid = [nine, *row[::-1]]
+    return _render(faces, laid), laid
+
+
+def test_a_card_showing_only_its_index_is_found_and_read(faces: Faces) -> None:
+    """The queen at the bottom of a fanned meld shows a strip with its index and no corner
+    the outline finder can lay it from: found by its index, at the size of the cards read
+    in the frame, and no card is named twice or wrongly."""
+    frame, laid = _covered_meld(faces)
+    shown = index_centres(laid)
+    queen = laid[-1]
+    assert len(shown[-1]) == 1, "the scene should show only one index of the queen"
+    found = find_cards(frame)
+    named = [d for d in found if d.reading.card == queen.card]
+    assert len(named) == 1
+    assert _holds(named[0].corners, shown[-1][0])
+    assert _near(named[0].corners, queen.corners, 0.2)
+    cards = [d.reading.card for d in found if d.reading.card is not None]
+    assert len(cards) == len(set(cards))
+    assert set(cards) <= {item.card for item in laid}
+    assert laid[0].card in cards
+
+
+def test_index_cards_on_overlapping_scenes_name_no_wrong_card(faces: Faces) -> None:
+    """Busy grounds, two or three cards each over a corner of another: the index pass finds
+    cards that show an index, and every card it names is one whose index it holds."""
+    rng = np.random.default_rng(11)
+    named = right = 0
+    for _ in range(8):
+        frame, laid = busy_scene(faces, rng, layout=OVERLAP)
+        shown = index_centres(laid)
+        for card in read_indices(frame, [], None):
+            named += 1
+            holder = [item for item, c in zip(laid, shown, strict=True)
+                      if any(np.linalg.norm(np.array(p) - card.index) < 0.12
+                             * np.linalg.norm(item.corners[3] - item.corners[0]) for p in c)]
+            assert holder and holder[0].card == card.card, \
+                f"named {card.card} at {card.index}, laid {[str(i.card) for i in laid]}"
+            right += 1
+    assert named >= 6
+
+
+def test_middles_and_cloth_name_no_card(faces: Faces) -> None:
+    """The middles of faces (rows of pips, court pictures) with no index, cut as cards, on a
+    cloth and on a busy ground: no index is read, no card named."""
+    rng = np.random.default_rng(5)
+    frame = np.zeros((720, 720, 3), np.uint8)
+    frame[:] = CLOTH
+    cards = [Card.parse(c) for c in ("9S", "10H", "10C", "KD", "QS", "9D", "JH", "AC")]
+    for k, card in enumerate(cards):
+        face = faces[card]
+        h, w = face.shape[:2]
+        middle = np.ascontiguousarray(face[int(0.24 * h):int(0.76 * h),
+                                           int(0.22 * w):int(0.78 * w)])
+        quad = _card((110 + 170 * (k % 4), 190 + 340 * (k // 4)), 220, float(rng.uniform(-1, 1)))
+        mh, mw = middle.shape[:2]
+        m = cv2.getPerspectiveTransform(
+            np.array([[0, 0], [mw - 1, 0], [mw - 1, mh - 1], [0, mh - 1]], np.float32), quad)
+        warped = cv2.warpPerspective(middle[:, :, :3], m, (720, 720), flags=cv2.INTER_AREA)
+        cover = cv2.warpPerspective(np.full((mh, mw), 255, np.uint8), m, (720, 720)) > 128
+        frame[cover] = warped[cover]
+    frame = cv2.GaussianBlur(frame, (0, 0), 0.7)
+    assert read_indices(frame, [], None) == []
+    assert all(d.reading.card is None for d in find_cards(frame))
+    empty, _ = busy_scene(faces, rng, cards=False)
+    assert read_indices(empty, [], None) == []
+
+
+def test_a_card_read_by_its_outline_is_not_found_again(faces: Faces) -> None:
+    item = Laid(Card.parse("KH"), _card((360, 360), 260, 0.4))
+    frame = _render(faces, [item])
+    found = find_cards(frame)
+    assert [d.reading.card for d in found] == [item.card]
+    assert _near(found[0].corners, item.corners, 0.1)
+
+
+def test_an_unread_outline_takes_the_reading_of_its_index(faces: Faces) -> None:
+    """An outline of the card that read nothing takes the index's reading (its corners kept);
+    one inside the card (the printed frame round the pips) gives way to the card."""
+    item = Laid(Card.parse("10S"), _card((360, 360), 260, -0.3))
+    frame = _render(faces, [item])
+    unread = Reading(None, 0.0)
+    outline = item.corners.copy()
+    out = _with_index_cards(frame, [Detection(outline, unread)])
+    assert len(out) == 1 and out[0].reading.card == item.card
+    assert np.array_equal(out[0].corners, outline)
+    middle = item.corners.mean(axis=0)
+    inner = (middle + 0.6 * (item.corners - middle)).astype(np.float32)
+    out = _with_index_cards(frame, [Detection(inner, unread)])
+    assert [d.reading.card for d in out] == [item.card]
+    assert _near(out[0].corners, item.corners, 0.2)

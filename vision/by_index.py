@@ -1,0 +1,405 @@
+"""Cards found by their printed index: `read_indices(frame, skip, card_px) -> [IndexCard]`
+(find_cards takes them in: vision.detect).
+
+A card under others in a fan, a pile or a meld row often shows nothing but one index corner,
+and no outline of it is found. But an index is plain to see: a rank over a suit pip, dark or
+red ink on the card's paper. So ink marks on paper are paired, a rank glyph (or the two of
+"10") over a pip of about its size; the rank's long axis, turned towards the pip, is the card's
+"down", and the index sits in the card's top-left corner (in the card's own upright frame), so
+the card lies to the right of and below it. Each pair's corner window (the 20 x 44 mm the
+corner reader reads, vision.corners) is read as one corner (the other covered) at the likeliest
+size and, where that names a card, at SIZES round it. An index names a card when two sizes are
+sure of it (the reader's calibrated threshold) and none names another; the same ink read the
+other way up names nothing, and the card laid from it must lie on paper. It is laid from the
+index: its corner, its turn, and its size (that of the cards read in the frame, else what the
+index's size says). Two indices naming the same card half a turn apart, a card's diagonal from
+each other, are that card's two corners: one card, of its own size, which the other cards laid
+from one index then take. The reader was trained to say "no index here" on the middles of
+faces, on blank paper and on cloth, so pips in a card's middle, a court's picture and the ground
+name no card.
+
+The cost is bounded by MAX_PAIRS: at most that many pairs are read, each at one size and, if
+it names a card there, at len(SIZES) - 1 more (the network's time is most of it, under a
+millisecond a window on this machine); ink inside the cards already read is never looked at.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from table.rules import Card
+
+from .corners import (
+    WINDOW_H,
+    WINDOW_W,
+    CornerReader,
+    CornerReading,
+    combine,
+    corner_reader,
+    heads_log_p,
+)
+from .quads import CARD_ASPECT, side_lengths
+from .reading import Reading
+
+CARD_MM = (63.0, 88.0)
+WINDOW_MM = 2.0            # px per mm in the reader's window (READ_SIZE)
+# Where an index lies on its card (measured on the corner reader's training designs,
+# vision.busy.TRAINING_DECKS, at READ_SIZE): the rank's left edge about 2.5 mm in from the
+# card's long side, its top 3 mm down from the short one.
+RANK_LEFT_MM, RANK_TOP_MM = 2.5, 3.0
+# When no card in the frame gives its size, the rank's ink is taken as RANK_MM tall (on the
+# rendered busy scenes, blurred, it measures 12 to 14 mm on those designs). Each index is read
+# at that size times SIZES (the likeliest first): sizes this near read alike, so a reading
+# at one is checked by the others.
+RANK_MM = 12.5
+SIZES = (1.0, 1.13, 0.89)
+MAX_PAIRS = 40             # pairs read per frame, at most (the cost bound)
+INK = 28                   # grey levels of ink below the paper round it (black-hat), at least
+PAPER = 0.55               # paper round the ink at least this share of the frame's whitest
+MAX_SATURATION = 80        # ... and this colourless (HSV saturation of the local white)
+MIN_GLYPH, MAX_GLYPH = 5, 90   # a glyph's longest side, px
+BAR = 14                   # ... at most this many times its shortest (the "1" of a "10" is thin)
+SIZE_RATIO = 2.2           # a rank and its pip differ in size at most this many times
+STACK = (0.7, 2.2)         # their centres this many times the rank's height apart
+SIDE_BY_SIDE = 0.35        # glyphs of "10": this near in height along "down" (share of height)
+ON_PAPER = 0.35            # a card laid from an index lies on paper: this share of it, at least
+#                            (on the rendered busy scenes every card laid right has 0.4 or more)
+AGREE = 2                  # sizes (of SIZES) naming the card, at least
+PIPS = 2                   # pips tried under each glyph, the nearest
+ELONGATED = 1.25           # a glyph this much longer than wide gives "down" by its long axis
+ALONG = 0.6                # ... and its pip lies this near that axis (cosine)
+SAME_INDEX = 0.5           # indices of one card this near (share of the rank's height) are one
+DIAGONAL_TURN = 0.25       # rad: indices this near half a turn and a diagonal apart: one card
+
+
+@dataclass(frozen=True)
+class _Glyph:
+    centre: np.ndarray
+    points: np.ndarray      # its ink pixels, x y
+    size: float             # longest side of its box
+
+
+@dataclass(frozen=True)
+class IndexCard:
+    """A card read from one index: the card, its confidence, its corners (clockwise from
+    the index's corner: top-left, top-right, bottom-right, bottom-left in its own frame),
+    and the index's middle (frame px)."""
+
+    card: Card
+    confidence: float
+    corners: np.ndarray
+    index: np.ndarray
+    rank_px: float
+
+
+def _glyphs(frame: np.ndarray, skip: list[np.ndarray]) -> tuple[list[_Glyph], np.ndarray]:
+    """Ink marks on card paper: dark or red blobs (each pixel's darkest channel) well below
+    the light round them (black-hat), where that light is bright and colourless; and that
+    paper (a mask, 1 on paper, its ink included)."""
+    b, g, r = cv2.split(frame)
+    least = cv2.min(cv2.min(b, g), r)
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (15, 15))
+    light = cv2.morphologyEx(least, cv2.MORPH_CLOSE, kernel)
+    ink = cv2.subtract(light, least)
+    whitest = float(np.percentile(least, 99.5))
+    paper = (light >= PAPER * whitest)
+    hsv_light = cv2.cvtColor(cv2.morphologyEx(frame, cv2.MORPH_CLOSE, kernel), cv2.COLOR_BGR2HSV)
+    paper &= hsv_light[:, :, 1] <= MAX_SATURATION
+    mask = ((ink >= INK) & paper).astype(np.uint8)
+    paper_mask = paper.astype(np.uint8)
+    for quad in skip:
+        cv2.fillConvexPoly(mask, np.round(quad).astype(np.int32), 0)
+    count, labels, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    out = []
+    for i in range(1, count):
+        x, y, w, h, area = stats[i]
+        size = max(w, h)
+        if not MIN_GLYPH <= size <= MAX_GLYPH or area < 10:
+            continue
+        if area < 0.12 * w * h or size > BAR * min(w, h):
+            continue   # a thin frame round a picture, or a line: no glyph
+        ys, xs = np.nonzero(labels[y:y + h, x:x + w] == i)
+        out.append(_Glyph(centres[i].astype(np.float32),
+                          np.stack([xs + x, ys + y], axis=1).astype(np.float32), float(size)))
+    return out, paper_mask
+
+
+@dataclass(frozen=True)
+class _Index:
+    """A rank (one glyph, or two side by side) over a pip: the rank's ink and the card's
+    unit "down" and "right" in the frame."""
+
+    rank: np.ndarray
+    down: np.ndarray
+    right: np.ndarray
+    score: float
+
+
+def _axis(points: np.ndarray) -> tuple[np.ndarray, float]:
+    """A glyph's long axis (unit) and how much longer than wide it is (root of the ratio of
+    its second moments)."""
+    centred = points - points.mean(axis=0)
+    cov = centred.T @ centred / max(len(points), 1)
+    values, vectors = np.linalg.eigh(cov)
+    return vectors[:, 1].astype(np.float32), float(math.sqrt(values[1] / max(values[0], 1e-6)))
+
+
+def _pairs(glyphs: list[_Glyph]) -> list[_Index]:
+    """Every rank-over-pip stacking of the glyphs, both ways up (the reader tells which is
+    the rank), the likeliest first. Each glyph is taken as a rank over its PIPS nearest
+    glyphs of like size a glyph or so away; "down" is the rank's long axis (ranks are taller
+    than wide), turned towards the pip, or the way to the pip for a round glyph. Likeliest:
+    no other ink just left of or above the rank (an index lies in the card's corner, the
+    middle's pips have neighbours all round) and a pip unlike the rank (two pips of the
+    middle are alike)."""
+    if len(glyphs) < 2:
+        return []
+    centres = np.stack([g.centre for g in glyphs])
+    sizes = np.array([g.size for g in glyphs], np.float32)
+    areas = np.array([len(g.points) for g in glyphs], np.float32)
+    out: list[_Index] = []
+    for i, top in enumerate(glyphs):
+        gap = np.linalg.norm(centres - top.centre, axis=1)
+        ratio = sizes / top.size
+        near = np.nonzero((gap >= STACK[0] * top.size) & (gap <= STACK[1] * top.size)
+                          & (ratio <= SIZE_RATIO) & (ratio >= 1 / SIZE_RATIO))[0]
+        near = near[np.argsort(gap[near])][:PIPS]
+        axis, long_ = _axis(top.points)
+        beside = np.nonzero(gap < 1.3 * top.size)[0]
+        for j in near:
+            way = (centres[j] - top.centre) / gap[j]
+            down = way
+            if long_ >= ELONGATED:
+                if abs(float(axis @ way)) < ALONG:
+                    continue   # a glyph beside a tall one: the other digit of a "10"
+                down = axis if float(axis @ way) > 0 else -axis
+            right = np.array([down[1], -down[0]], np.float32)
+            rank, partner = top.points, i
+            # a "10": another glyph beside this one, at its height (a "0" alone is a "Q")
+            for k in beside:
+                other = glyphs[k]
+                rel = other.centre - top.centre
+                if k not in (i, j) and abs(float(rel @ down)) < SIDE_BY_SIDE * top.size \
+                        and 0.3 * top.size < abs(float(rel @ right)) < 1.2 * top.size \
+                        and 0.6 < other.size / top.size < 1.6:
+                    rank, partner = np.concatenate([rank, other.points]), int(k)
+                    break
+            middle = rank.mean(axis=0)
+            rel = centres - middle
+            reach = np.linalg.norm(rel, axis=1) < 2.0 * top.size
+            reach[[i, partner]] = False
+            crowd = int(np.count_nonzero(reach & ((rel @ -right > 0.6 * top.size)
+                                                  | (rel @ -down > 0.6 * top.size))))
+            alike = abs(math.log(ratio[j])) + abs(math.log(areas[j] / areas[i]))
+            score = crowd - min(alike, 1.0)
+            out.append(_Index(rank, down.astype(np.float32), right, float(score)))
+    out.sort(key=lambda p: p.score)
+    return out
+
+
+def _corner(index: _Index, px_per_mm: float) -> np.ndarray:
+    """Where the card's corner lies, for a card of `px_per_mm`."""
+    along = index.rank @ index.right
+    across = index.rank @ index.down
+    left = float(along.min())
+    top = float(across.min())
+    return (left - RANK_LEFT_MM * px_per_mm) * index.right \
+        + (top - RANK_TOP_MM * px_per_mm) * index.down
+
+
+def _rank_height(index: _Index) -> float:
+    """The rank's height along "down", px."""
+    across = index.rank @ index.down
+    return float(across.max() - across.min()) + 1.0
+
+
+def _window(frame: np.ndarray, corner: np.ndarray, index: _Index, px_per_mm: float
+            ) -> np.ndarray:
+    """The reader's corner window (WINDOW_W x WINDOW_H, upright) of a card whose corner is
+    at `corner` and whose down is the index's, at `px_per_mm`."""
+    step = px_per_mm / WINDOW_MM   # frame px per window px
+    m = np.array([[index.right[0] * step, index.down[0] * step, corner[0]],
+                  [index.right[1] * step, index.down[1] * step, corner[1]]], np.float32)
+    return cv2.warpAffine(frame, m, (WINDOW_W, WINDOW_H),
+                          flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP
+                          if step > 1 else cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def _scales(index: _Index, card_px: tuple[float, float] | None) -> list[float]:
+    """px per mm to try: about the frame's card size when known, else the rank's height
+    read as RANK_MM, each times SIZES."""
+    base = card_px[1] / CARD_MM[1] if card_px is not None else _rank_height(index) / RANK_MM
+    return [base * size for size in SIZES]
+
+
+def read_indices(frame: np.ndarray, skip: list[np.ndarray],
+                 card_px: tuple[float, float] | None) -> list[IndexCard]:
+    """The sure index corners on card paper outside `skip` (cards already read), each laid
+    as a card (see the module's docstring)."""
+    glyphs, paper = _glyphs(frame, skip)
+    pairs = _pairs(glyphs)[:MAX_PAIRS]
+    if not pairs:
+        return []
+    reader = corner_reader()
+    scales = [_scales(pair, card_px) for pair in pairs]
+    # The likeliest size first, for every pair; the other sizes only for those that name a
+    # card there (most pairs are pips of a middle, or ink of the ground: "no index here").
+    first = _read(reader, frame, [(pair, s[0]) for pair, s in zip(pairs, scales, strict=True)])
+    again = [i for i, r in enumerate(first) if r.names_card]
+    rest = iter(_read(reader, frame, [(pairs[i], s) for i in again for s in scales[i][1:]]))
+    found: list[IndexCard] = []
+    for i in again:
+        readings = [first[i]] + [next(rest) for _ in scales[i][1:]]
+        named = [r.ranked_cards(1)[0][0] if r.names_card else None for r in readings]
+        best = max(range(len(readings)), key=lambda k: readings[k].confidence)
+        card = named[best]
+        if card is None or readings[best].confidence < reader.abstain_below:
+            continue
+        # one size is not enough: another is as sure of the card, and none names another
+        agree = sorted(r.confidence for r, n in zip(readings, named, strict=True) if n == card)
+        if len(agree) < AGREE or agree[-2] < reader.abstain_below \
+                or any(n not in (None, card) for n in named):
+            continue
+        scale = scales[i][best]
+        laid = _laid(pairs[i], Card.from_index(card), readings[best].confidence,
+                     _corner(pairs[i], scale), scale, card_px)
+        if _on_paper(paper, laid.corners) >= ON_PAPER:
+            found.append(laid)   # else laid off the card: over the ground, not other cards
+    return _one_per_index(found, card_px)
+
+
+def _on_paper(paper: np.ndarray, corners: np.ndarray) -> float:
+    """The share of a card laid at `corners` (the part in the frame) that is card paper:
+    its own, or that of the cards over it."""
+    inside = np.zeros_like(paper)
+    cv2.fillConvexPoly(inside, np.round(corners).astype(np.int32), 1)
+    area = cv2.countNonZero(inside)
+    return cv2.countNonZero(inside & paper) / area if area else 0.0
+
+
+def _read(reader: CornerReader, frame: np.ndarray, plans: list[tuple[_Index, float]]
+          ) -> list[CornerReading]:
+    """Each index's corner window at its px per mm, read as one corner (the other covered),
+    at the reader's zooms."""
+    if not plans:
+        return []
+    windows = [_window(frame, _corner(pair, scale), pair, scale / zoom)
+               for pair, scale in plans for zoom in reader.zooms]
+    log_p = heads_log_p(reader.logits(np.stack(windows)))
+    log_p = log_p.reshape(len(plans), len(reader.zooms), -1).mean(axis=1)
+    return [combine(row[None], reader.independence, reader.hidden) for row in log_p]
+
+
+def _laid(pair: _Index, card: Card, confidence: float, corner: np.ndarray, scale: float,
+          card_px: tuple[float, float] | None) -> IndexCard:
+    """The card laid from its index's corner: of the frame's card size, else of `scale`."""
+    width, length = card_px if card_px is not None \
+        else (CARD_MM[0] * scale, CARD_MM[1] * scale)
+    corners = np.array([corner, corner + width * pair.right,
+                        corner + width * pair.right + length * pair.down,
+                        corner + length * pair.down], np.float32)
+    return IndexCard(card, confidence, corners, pair.rank.mean(axis=0),
+                     _rank_height(pair))
+
+
+def _one_per_index(found: list[IndexCard], card_px: tuple[float, float] | None
+                   ) -> list[IndexCard]:
+    """One reading per index (the surest; two pairs may share a rank), a card's two indices
+    (half a turn apart, a diagonal away) as one card laid from both, and, when the frame
+    gave no card size, the cards laid from one index at the size of those laid from two."""
+    found = sorted(found, key=lambda f: -f.confidence)
+    found = [f for f in found if not any(_upside_down(f, g) for g in found)]
+    kept: list[IndexCard] = []
+    for f in found:
+        if not any(np.linalg.norm(f.index - k.index) < SAME_INDEX * k.rank_px for k in kept):
+            kept.append(f)
+    out: list[tuple[IndexCard, bool]] = []
+    used = [False] * len(kept)
+    for i, f in enumerate(kept):
+        if used[i]:
+            continue
+        both = False
+        for j in range(i + 1, len(kept)):
+            if not used[j] and kept[j].card == f.card and _paired(f, kept[j]):
+                f, both = _from_two(f, kept[j]), True
+                used[j] = True
+                break
+        out.append((f, both))
+    sizes = [side_lengths(f.corners)[:2] for f, both in out if both]
+    if card_px is None and sizes:
+        width, length = float(np.median([w for w, _ in sizes])), float(np.median(
+            [h for _, h in sizes]))
+        return [f if both else _resized(f, width, length) for f, both in out]
+    return [f for f, _ in out]
+
+
+def _upside_down(f: IndexCard, g: IndexCard) -> bool:
+    """Whether f and g are the same ink read both ways up (a rank over its pip, and that pip
+    over the rank turned round): then neither reading is sure."""
+    down_f, down_g = f.corners[3] - f.corners[0], g.corners[3] - g.corners[0]
+    turned = float(down_f @ down_g) / max(float(np.linalg.norm(down_f) * np.linalg.norm(down_g)),
+                                          1e-6)
+    return turned < -0.5 and float(np.linalg.norm(f.index - g.index)) < STACK[1] * max(
+        f.rank_px, g.rank_px)
+
+
+def _resized(f: IndexCard, width: float, length: float) -> IndexCard:
+    """The card laid from its index corner at another size."""
+    corner = f.corners[0]
+    right = (f.corners[1] - corner) / max(float(np.linalg.norm(f.corners[1] - corner)), 1e-6)
+    down = (f.corners[3] - corner) / max(float(np.linalg.norm(f.corners[3] - corner)), 1e-6)
+    corners = np.array([corner, corner + width * right, corner + width * right + length * down,
+                        corner + length * down], np.float32)
+    return IndexCard(f.card, f.confidence, corners, f.index, f.rank_px)
+
+
+def _paired(f: IndexCard, g: IndexCard) -> bool:
+    """Whether g is f's other index: half a turn from f, its corner about a card's diagonal
+    from f's corner along f's diagonal (within DIAGONAL_TURN)."""
+    down_f = f.corners[3] - f.corners[0]
+    down_g = g.corners[3] - g.corners[0]
+    turned = float(down_f @ down_g) / max(float(np.linalg.norm(down_f) * np.linalg.norm(down_g)),
+                                          1e-6)
+    if turned > -math.cos(DIAGONAL_TURN):
+        return False
+    span = g.corners[0] - f.corners[0]
+    diagonal = f.corners[2] - f.corners[0]
+    length, reach = float(np.linalg.norm(span)), float(np.linalg.norm(diagonal))
+    cosine = float(span @ diagonal) / max(length * reach, 1e-6)
+    return 0.6 * reach < length < 1.5 * reach and cosine > math.cos(DIAGONAL_TURN)
+
+
+def _from_two(f: IndexCard, g: IndexCard) -> IndexCard:
+    """One card from its two index corners: f's corner and g's as opposite corners, its
+    sides along f's and g's directions (averaged)."""
+    right = (f.corners[1] - f.corners[0]) - (g.corners[1] - g.corners[0])
+    right = right / max(float(np.linalg.norm(right)), 1e-6)
+    down = np.array([-right[1], right[0]], np.float32)
+    span = g.corners[0] - f.corners[0]
+    width, length = float(span @ right), float(span @ down)
+    if width <= 0 or length <= 0 or abs(width / length - CARD_ASPECT) > 0.12:
+        return f
+    corners = np.array([f.corners[0], f.corners[0] + width * right, g.corners[0],
+                        f.corners[0] + length * down], np.float32)
+    return IndexCard(f.card, max(f.confidence, g.confidence), corners, f.index, f.rank_px)
+
+
+def card_size(quads: list[np.ndarray]) -> tuple[float, float] | None:
+    """The (short, long) sides of the cards read in the frame (their medians), or None."""
+    if not quads:
+        return None
+    sides = [sorted(np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1).tolist()) for q in quads]
+    short = float(np.median([(s[0] + s[1]) / 2 for s in sides]))
+    long_ = float(np.median([(s[2] + s[3]) / 2 for s in sides]))
+    return (short, long_) if long_ > 0 and abs(short / long_ - CARD_ASPECT) < 0.1 else None
+
+
+def as_reading(found: IndexCard) -> Reading:
+    """The card found by its index as a Reading (its one candidate, with its confidence)."""
+    confidence = round(found.confidence, 4)
+    return Reading(found.card, confidence, ((found.card, confidence),))
