@@ -34,7 +34,7 @@ from vision.busy import (
     index_centres,
     training_decks,
 )
-from vision.detect import card_outlines, read_outlines, straighten
+from vision.detect import Detection, card_outlines, read_outlines, straighten, with_index_cards
 from vision.edges import same_card
 from vision.reading import identify
 
@@ -64,21 +64,18 @@ def judge(outlines: list[np.ndarray], laid: list[Laid]) -> tuple[int, int, int, 
     return found, false, merged, true
 
 
-def read(frame: np.ndarray, outlines: list[np.ndarray], laid: list[Laid]) -> int:
+def read(readings: list[Detection], laid: list[Laid]) -> int:
     """Cards found and read: an outline holding the card's indices that show names it (the
     reader learnt these training decks' faces: a reading here says the outline is good enough
     to read, not how the reader does on a deck it never saw)."""
-    names = [identify(straighten(frame, q)).card for q in outlines]
-    return sum(any(name == item.card and _holds(q, c) for q, name in zip(outlines, names,
-                                                                        strict=True))
+    return sum(any(d.reading.card == item.card and _holds(d.corners, c) for d in readings)
                for item, c in zip(laid, index_centres(laid), strict=True) if c)
 
 
-def by_finder(frame: np.ndarray, outlines: list[np.ndarray], laid: list[Laid]) -> tuple[int, int]:
-    """Cards found and read as find_cards gives them (the outlines read, with the cards found
-    by an index that shows), and its misreads: cards named by an outline holding none of that
-    card's indices that show."""
-    found = read_outlines(frame, outlines)
+def by_finder(found: list[Detection], laid: list[Laid]) -> tuple[int, int]:
+    """Cards found and read as find_cards gives them (`found`: the outlines read, with the
+    cards found by an index that shows), and its misreads: cards named by an outline holding
+    none of that card's indices that show."""
     shown = index_centres(laid)
     right = sum(any(d.reading.card == item.card and _holds(d.corners, c) for d in found)
                 for item, c in zip(laid, shown, strict=True) if c)
@@ -134,8 +131,9 @@ def main() -> int:
                                 for d in read_outlines(frame, outlines))
             continue
         found, false, merged, true = judge(outlines, laid)
-        t["read"] += read(frame, outlines, laid)
-        right, wrong = by_finder(frame, outlines, laid)
+        readings = [Detection(q, identify(straighten(frame, q))) for q in outlines]
+        t["read"] += read(readings, laid)
+        right, wrong = by_finder(with_index_cards(frame, readings), laid)
         t["cards_read"] += right
         t["misread"] += wrong
         t["cards"] += sum(bool(c) for c in index_centres(laid))

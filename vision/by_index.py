@@ -300,11 +300,15 @@ def _laid(pair: _Index, card: Card, confidence: float, corner: np.ndarray, scale
     """The card laid from its index's corner: of the frame's card size, else of `scale`."""
     width, length = card_px if card_px is not None \
         else (CARD_MM[0] * scale, CARD_MM[1] * scale)
-    corners = np.array([corner, corner + width * pair.right,
-                        corner + width * pair.right + length * pair.down,
-                        corner + length * pair.down], np.float32)
-    return IndexCard(card, confidence, corners, pair.rank.mean(axis=0),
-                     _rank_height(pair))
+    return IndexCard(card, confidence, _card_corners(corner, pair.right, pair.down, width, length),
+                     pair.rank.mean(axis=0), _rank_height(pair))
+
+
+def _card_corners(corner: np.ndarray, right: np.ndarray, down: np.ndarray, width: float,
+                  length: float) -> np.ndarray:
+    """A card's corners, clockwise from `corner`, its sides along unit `right` and `down`."""
+    return np.array([corner, corner + width * right, corner + width * right + length * down,
+                     corner + length * down], np.float32)
 
 
 def _one_per_index(found: list[IndexCard], card_px: tuple[float, float] | None
@@ -338,13 +342,17 @@ def _one_per_index(found: list[IndexCard], card_px: tuple[float, float] | None
     return [f for f, _ in out]
 
 
+def _turned(f: IndexCard, g: IndexCard) -> float:
+    """The cosine of the turn between two cards' "down" (-1: half a turn apart)."""
+    down_f, down_g = f.corners[3] - f.corners[0], g.corners[3] - g.corners[0]
+    return float(down_f @ down_g) / max(float(np.linalg.norm(down_f) * np.linalg.norm(down_g)),
+                                        1e-6)
+
+
 def _upside_down(f: IndexCard, g: IndexCard) -> bool:
     """Whether f and g are the same ink read both ways up (a rank over its pip, and that pip
     over the rank turned round): then neither reading is sure."""
-    down_f, down_g = f.corners[3] - f.corners[0], g.corners[3] - g.corners[0]
-    turned = float(down_f @ down_g) / max(float(np.linalg.norm(down_f) * np.linalg.norm(down_g)),
-                                          1e-6)
-    return turned < -0.5 and float(np.linalg.norm(f.index - g.index)) < STACK[1] * max(
+    return _turned(f, g) < -0.5 and float(np.linalg.norm(f.index - g.index)) < STACK[1] * max(
         f.rank_px, g.rank_px)
 
 
@@ -353,19 +361,14 @@ def _resized(f: IndexCard, width: float, length: float) -> IndexCard:
     corner = f.corners[0]
     right = (f.corners[1] - corner) / max(float(np.linalg.norm(f.corners[1] - corner)), 1e-6)
     down = (f.corners[3] - corner) / max(float(np.linalg.norm(f.corners[3] - corner)), 1e-6)
-    corners = np.array([corner, corner + width * right, corner + width * right + length * down,
-                        corner + length * down], np.float32)
-    return IndexCard(f.card, f.confidence, corners, f.index, f.rank_px)
+    return IndexCard(f.card, f.confidence, _card_corners(corner, right, down, width, length),
+                     f.index, f.rank_px)
 
 
 def _paired(f: IndexCard, g: IndexCard) -> bool:
     """Whether g is f's other index: half a turn from f, its corner about a card's diagonal
     from f's corner along f's diagonal (within DIAGONAL_TURN)."""
-    down_f = f.corners[3] - f.corners[0]
-    down_g = g.corners[3] - g.corners[0]
-    turned = float(down_f @ down_g) / max(float(np.linalg.norm(down_f) * np.linalg.norm(down_g)),
-                                          1e-6)
-    if turned > -math.cos(DIAGONAL_TURN):
+    if _turned(f, g) > -math.cos(DIAGONAL_TURN):
         return False
     span = g.corners[0] - f.corners[0]
     diagonal = f.corners[2] - f.corners[0]
@@ -393,7 +396,7 @@ def card_size(quads: list[np.ndarray]) -> tuple[float, float] | None:
     """The (short, long) sides of the cards read in the frame (their medians), or None."""
     if not quads:
         return None
-    sides = [sorted(np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1).tolist()) for q in quads]
+    sides = [sorted(side_lengths(q)) for q in quads]
     short = float(np.median([(s[0] + s[1]) / 2 for s in sides]))
     long_ = float(np.median([(s[2] + s[3]) / 2 for s in sides]))
     return (short, long_) if long_ > 0 and abs(short / long_ - CARD_ASPECT) < 0.1 else None

@@ -792,7 +792,13 @@ def read_outlines(frame: np.ndarray, outlines: list[np.ndarray],
                   deck: DeckProfile | None = None) -> list[Detection]:
     """Each outline in a BGR frame straightened and read, with the cards found by an index
     that shows where no outline read gives them (`_with_index_cards`)."""
-    found = [Detection(q, identify(straighten(frame, q), deck)) for q in outlines]
+    return with_index_cards(frame, [Detection(q, identify(straighten(frame, q), deck))
+                                    for q in outlines])
+
+
+def with_index_cards(frame: np.ndarray, found: list[Detection]) -> list[Detection]:
+    """The cards `found` in a BGR frame (outlines read) with those found by an index that
+    shows (`_with_index_cards`); never raises: a failing step leaves `found` as it is."""
     return guarded(_with_index_cards, frame, found, default=found)
 
 

@@ -25,7 +25,6 @@ import json
 import multiprocessing
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -35,7 +34,7 @@ import numpy as np
 from vision.corners import META, MODEL, CornerReader, combine
 from vision.middle import PIPS, MiddleCheck, middle_check, pip_count
 
-from . import camera, github_decks, model, samples
+from . import camera, convnet, github_decks, model, samples
 from . import designs as design_list
 from .designs import Design, cache_dir
 from .occlude import cover_corner
@@ -186,10 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.gather:
         gather()
-    start = time.monotonic()
-
-    def log(text: str) -> None:
-        print(f"[{time.monotonic() - start:6.0f} s] {text}", flush=True)
+    log = convnet.elapsed_log()
 
     try:
         everything, train, calibration = design_list.for_training(args.synth, args.only)

@@ -9,6 +9,7 @@ max-pool, then one hidden layer (ReLU) and the logits.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -76,6 +77,15 @@ def cross_entropy(logits: Any, labels: Any, classes: int) -> Any:
 
     target = jnp.where(labels[:, None] < 0, 1.0 / classes, jax.nn.one_hot(labels, classes))
     return -(target * jax.nn.log_softmax(logits)).sum(axis=-1)
+
+
+def elapsed_log() -> Callable[[str], None]:
+    """A log that prints each line after the seconds since it was made."""
+    start = time.monotonic()
+
+    def log(text: str) -> None:
+        print(f"[{time.monotonic() - start:6.0f} s] {text}", flush=True)
+    return log
 
 
 def train(shape: Shape, x: np.ndarray, labels: tuple[np.ndarray, ...],

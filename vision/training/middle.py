@@ -22,7 +22,6 @@ import hashlib
 import inspect
 import json
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -200,10 +199,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", nargs="*", help="use only these designs (a quick check)")
     parser.add_argument("--out", type=Path, default=MODEL.parent)
     args = parser.parse_args(argv)
-    start = time.monotonic()
-
-    def log(text: str) -> None:
-        print(f"[{time.monotonic() - start:6.0f} s] {text}", flush=True)
+    log = convnet.elapsed_log()
 
     try:
         everything, train_designs, calibration = design_list.for_training(args.synth, args.only)
