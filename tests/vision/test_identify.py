@@ -40,6 +40,28 @@ def test_candidates_name_the_runner_up(standard_crops: dict[Card, np.ndarray]) -
     assert reading.candidates[1][0] != card
 
 
+def test_a_card_with_both_index_corners_under_a_thumb_is_not_named(
+        standard_crops: dict[Card, np.ndarray]) -> None:
+    # Nothing of either index shows: the stored corners of the built-in decks, slid over the
+    # skin and the face round it, must not name a card of their own.
+    rng = np.random.default_rng(3)
+    wrong = {}
+    for card, img in standard_crops.items():
+        for _ in range(3):
+            covered = img.copy()
+            h, w = covered.shape[:2]
+            skin = tuple(int(v) for v in rng.uniform((60, 90, 140), (170, 190, 240)))
+            for x, y in ((0, 0), (w, h)):
+                r = int(rng.uniform(0.26, 0.32) * w)
+                centre = (abs(x - int(rng.uniform(0, 0.08) * w)),
+                          abs(y - int(rng.uniform(0.06, 0.14) * h)))
+                cv2.ellipse(covered, centre, (r, int(r * 1.4)), 0, 0, 360, skin, -1)
+            reading = identify(covered)
+            if reading.card is not None and reading.card != card:
+                wrong[str(card)] = str(reading.card)
+    assert wrong == {}
+
+
 def test_what_is_not_a_card_face_is_not_read() -> None:
     blank = np.full((176, 126, 3), 235, np.uint8)
     rng = np.random.default_rng(0)
