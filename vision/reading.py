@@ -36,7 +36,7 @@ ABSTAIN = 0.5          # confidence below which a deck profile's reading names n
 SHORTLIST = 4          # cards the fast matcher passes on to template matching
 # The built-in decks' stored corners confirm only the card the corner reader leans to this
 # surely at least (more likely than not): the readings they settle in bench_vision's
-# in-distribution shots lean 0.70 or more, a corner under a thumb 0.1 or less.
+# in-distribution shots lean 0.70 or more.
 LEAN = 0.5
 INDEX_INK = 24.0       # grey levels between a corner's paper and its darkest ink, at least
 # Tuned on simulated frames (bench/bench_vision.py, other seeds than the figures in README).
@@ -110,9 +110,9 @@ def read_card(card: np.ndarray, deck: DeckProfile | None = None) -> Reading:
         if by_deck.card is not None:
             return by_deck
     elif named is None:
-        # The built-in decks' stored corners only settle what the network leans to: slid over
-        # a corner a thumb or another card half covers, they fit some card of theirs well and
-        # would name it surely, whatever the index under it.
+        # The built-in decks' stored corners only settle what the network leans to (they are
+        # its own training decks, so a card it hardly leans to is none of theirs), and never
+        # a card the middle of the face ruled out.
         by_deck = read_with_profile(card, builtin_profile())
         if by_deck.card is not None and seen.confidence >= LEAN and seen.names_card \
                 and by_deck.card != corner.vetoed \

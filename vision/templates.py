@@ -23,6 +23,7 @@ CORE_W, CORE_H = 28, 54             # the part of a stored corner that is compar
 WINDOW_W, WINDOW_H = CORE_W + 2 * MARGIN, CORE_H + 2 * MARGIN
 STORED_BLUR = 0.7   # blur both alike, so resampling noise matters less
 SEEN_BLUR = 0.7
+FLAT_RMS = 2.0      # grey levels: a part of a corner whose ink varies less is blank
 
 
 def _smooth(patch: np.ndarray, sigma: float) -> np.ndarray:
@@ -48,7 +49,9 @@ def _centred_lengths(window: np.ndarray) -> np.ndarray:
                             normalize=False, borderType=cv2.BORDER_CONSTANT)
     h, k = window.shape[0] - CORE_H + 1, window.shape[1] - CORE_W + 1
     centred = (squares[:h, :k] - sums[:h, :k] ** 2 / n).sum(axis=2)
-    return np.sqrt(np.maximum(centred, 1e-6))
+    # A part with almost no contrast (paper, a thumb) correlates with nothing: its length is
+    # at least that of FLAT_RMS everywhere, else rounding would make its correlations huge.
+    return np.sqrt(np.maximum(centred, FLAT_RMS ** 2 * n * window.shape[2]))
 
 
 def shifted_cores(window: np.ndarray) -> np.ndarray:

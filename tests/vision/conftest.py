@@ -21,6 +21,21 @@ def read_image(path: Path) -> np.ndarray:
     return np.asarray(image)
 
 
+def under_thumb(card: np.ndarray, corners: tuple[int, ...], rng: np.random.Generator
+                ) -> np.ndarray:
+    """A portrait card image with a skin-coloured blob over each of its index `corners` (0:
+    top-left, 1: bottom-right), hiding the index under it."""
+    covered = card.copy()
+    h, w = covered.shape[:2]
+    for corner in corners:
+        x, y = (0, 0) if corner == 0 else (w, h)
+        skin = tuple(int(v) for v in rng.uniform((60, 90, 140), (170, 190, 240)))
+        r = int(rng.uniform(0.26, 0.32) * w)
+        centre = (abs(x - int(rng.uniform(0, 0.08) * w)), abs(y - int(rng.uniform(0.06, 0.14) * h)))
+        cv2.ellipse(covered, centre, (r, int(r * 1.4)), 0, 0, 360, skin, -1)
+    return covered
+
+
 @pytest.fixture(scope="session")
 def game_frames() -> list[np.ndarray]:
     return [read_image(p) for p in sorted((DATA / "game").glob("*.jpg"))]

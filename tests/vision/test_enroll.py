@@ -93,3 +93,25 @@ def test_an_enrolled_profile_reads_by_its_own_corners(enroll_shots: Shots) -> No
                 for card, img in second.items()}
     assert {str(c): str(r.card) for c, r in readings.items() if r.card not in (None, c)} == {}
     assert sum(r.card == c for c, r in readings.items()) >= 22
+
+
+def test_a_thumb_over_an_index_does_not_sway_an_enrolled_deck(enroll_shots: Shots) -> None:
+    # The deck's stored corners are asked every time: slid over skin (almost no contrast)
+    # they must correlate with nothing, so one index read alone decides, and none names none.
+    from vision.index import to_portrait
+
+    from .conftest import under_thumb
+
+    first, second = enroll_shots
+    profile = DeckProfile.from_cards("egyptian", {c: [img] for c, img in first.items()})
+    rng = np.random.default_rng(4)
+    one: dict[str, list[str]] = {"read": [], "wrong": []}
+    for n, (card, img) in enumerate(second.items()):
+        for corner in (0, 1):
+            reading = identify(under_thumb(to_portrait(img), (corner,), rng), profile)
+            if reading.card is not None:
+                one["read" if reading.card == card else "wrong"].append(f"{card} {n}")
+        both = identify(under_thumb(to_portrait(img), (0, 1), rng), profile)
+        assert both.card is None, f"{card} with both indices covered read as {both.card}"
+    assert one["wrong"] == []
+    assert len(one["read"]) >= 0.9 * 2 * len(second)
