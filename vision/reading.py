@@ -35,8 +35,8 @@ from .templates import WINDOW_H, WINDOW_W, Middles, Seen, Templates
 ABSTAIN = 0.5          # confidence below which a deck profile's reading names no card
 SHORTLIST = 4          # cards the fast matcher passes on to template matching
 # The built-in decks' stored corners confirm only the card the corner reader leans to this
-# surely at least (more likely than not): the readings they settle in bench_vision's
-# in-distribution shots lean 0.70 or more.
+# surely at least (more likely than not): the readings they settled in bench_vision's
+# in-distribution shots behind two networks leaned 0.70 or more (behind three, none is left).
 LEAN = 0.5
 INDEX_INK = 24.0       # grey levels between a corner's paper and its darkest ink, at least
 # Tuned on simulated frames (bench/bench_vision.py, other seeds than the figures in README).
