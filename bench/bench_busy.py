@@ -64,18 +64,11 @@ def judge(outlines: list[np.ndarray], laid: list[Laid]) -> tuple[int, int, int, 
     return found, false, merged, true
 
 
-def read(readings: list[Detection], laid: list[Laid]) -> int:
-    """Cards found and read: an outline holding the card's indices that show names it (the
+def read(found: list[Detection], laid: list[Laid]) -> tuple[int, int]:
+    """Cards found and read (an outline of `found` holding the card's indices that show names
+    it) and misreads (an outline naming a card none of whose indices that show it holds). The
     reader learnt these training decks' faces: a reading here says the outline is good enough
-    to read, not how the reader does on a deck it never saw)."""
-    return sum(any(d.reading.card == item.card and _holds(d.corners, c) for d in readings)
-               for item, c in zip(laid, index_centres(laid), strict=True) if c)
-
-
-def by_finder(found: list[Detection], laid: list[Laid]) -> tuple[int, int]:
-    """Cards found and read as find_cards gives them (`found`: the outlines read, with the
-    cards found by an index that shows), and its misreads: cards named by an outline holding
-    none of that card's indices that show."""
+    to read, not how the reader does on a deck it never saw."""
     shown = index_centres(laid)
     right = sum(any(d.reading.card == item.card and _holds(d.corners, c) for d in found)
                 for item, c in zip(laid, shown, strict=True) if c)
@@ -132,8 +125,8 @@ def main() -> int:
             continue
         found, false, merged, true = judge(outlines, laid)
         readings = [Detection(q, identify(straighten(frame, q))) for q in outlines]
-        t["read"] += read(readings, laid)
-        right, wrong = by_finder(with_index_cards(frame, readings), laid)
+        t["read"] += read(readings, laid)[0]
+        right, wrong = read(with_index_cards(frame, readings), laid)
         t["cards_read"] += right
         t["misread"] += wrong
         t["cards"] += sum(bool(c) for c in index_centres(laid))

@@ -114,8 +114,8 @@ def read_card(card: np.ndarray, deck: DeckProfile | None = None) -> Reading:
         # its own training decks, so a card it hardly leans to is none of theirs), and never
         # a card the middle of the face ruled out.
         by_deck = read_with_profile(card, builtin_profile())
-        if by_deck.card is not None and seen.confidence >= LEAN and seen.names_card \
-                and by_deck.card != corner.vetoed \
+        if by_deck.card is not None and by_deck.card != corner.vetoed \
+                and seen.confidence >= LEAN \
                 and seen.best == (int(by_deck.card.rank), by_deck.card.suit.index):
             return by_deck
     return Reading(named, confidence, candidates)
