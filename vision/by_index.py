@@ -8,19 +8,22 @@ red ink on the card's paper. So ink marks on paper are paired, a rank glyph (or 
 "down", and the index sits in the card's top-left corner (in the card's own upright frame), so
 the card lies to the right of and below it. Each pair's corner window (the 20 x 44 mm the
 corner reader reads, vision.corners) is read as one corner (the other covered) at the likeliest
-size and, where that names a card, at SIZES round it. An index names a card when two sizes are
-sure of it (the reader's calibrated threshold) and none names another; the same ink read the
-other way up names nothing, and the card laid from it must lie on paper. It is laid from the
-index: its corner, its turn, and its size (that of the cards read in the frame, else what the
-index's size says). Two indices naming the same card half a turn apart, a card's diagonal from
-each other, are that card's two corners: one card, of its own size, which the other cards laid
-from one index then take. The reader was trained to say "no index here" on the middles of
-faces, on blank paper and on cloth, so pips in a card's middle, a court's picture and the ground
-name no card.
+size and, where that names a card, at SIZES round it: round the size of the cards read in the
+frame, and round the size the index's own height says (a card farther from the camera or
+nearer than the others, and ink that is no index, read otherwise at the two). An index names a
+card when two sizes are sure of it (the reader's calibrated threshold), one of each kind
+read, and none names another; the same ink read the other way up names nothing, and the card
+laid from it must lie on paper. It is laid from the index: its corner, its turn, and its size
+(that of the cards read in the frame, else what the index's size says). Two indices naming
+the same card half a turn apart, a card's diagonal from each other, are that card's two
+corners: one card, of its own size, which the other cards laid from one index then take.
+The reader was trained to say "no index here" on the middles of faces, on blank paper and on
+cloth, so pips in a card's middle, a court's picture and the ground name no card.
 
 The cost is bounded by MAX_PAIRS: at most that many pairs are read, each at one size and, if
-it names a card there, at len(SIZES) - 1 more (the network's time is most of it, under a
-millisecond a window on this machine); ink inside the cards already read is never looked at.
+it names a card there, at up to 2 * len(SIZES) - 1 more (the network's time is most of it,
+under a millisecond a window on this machine); ink inside the cards already read is never
+looked at.
 """
 
 from __future__ import annotations
@@ -51,9 +54,9 @@ WINDOW_MM = 2.0            # px per mm in the reader's window (READ_SIZE)
 # vision.busy.TRAINING_DECKS, at READ_SIZE): the rank's left edge about 2.5 mm in from the
 # card's long side, its top 3 mm down from the short one.
 RANK_LEFT_MM, RANK_TOP_MM = 2.5, 3.0
-# When no card in the frame gives its size, the rank's ink is taken as RANK_MM tall (on the
-# rendered busy scenes, blurred, it measures 12 to 14 mm on those designs). Each index is read
-# at that size times SIZES (the likeliest first): sizes this near read alike, so a reading
+# The rank's ink is taken as RANK_MM tall (on the rendered busy scenes, blurred, it measures
+# 12 to 14 mm on those designs). Each index is read at that size, and at the frame's cards'
+# when any were read, times SIZES (the likeliest first): sizes this near read alike, so a reading
 # at one is checked by the others.
 RANK_MM = 12.5
 SIZES = (1.0, 1.13, 0.89)
@@ -230,11 +233,13 @@ def _window(frame: np.ndarray, corner: np.ndarray, index: _Index, px_per_mm: flo
                           borderMode=cv2.BORDER_REPLICATE)
 
 
-def _scales(index: _Index, card_px: tuple[float, float] | None) -> list[float]:
-    """px per mm to try: about the frame's card size when known, else the rank's height
-    read as RANK_MM, each times SIZES."""
-    base = card_px[1] / CARD_MM[1] if card_px is not None else _rank_height(index) / RANK_MM
-    return [base * size for size in SIZES]
+def _scales(index: _Index, card_px: tuple[float, float] | None) -> list[list[float]]:
+    """px per mm to try, each times SIZES: about the frame's card size when known, and the
+    rank's height read as RANK_MM (a card nearer the lamp or farther than the others, or
+    ink that is no index, reads otherwise at its own size than at theirs)."""
+    own = _rank_height(index) / RANK_MM
+    bases = [own] if card_px is None else [card_px[1] / CARD_MM[1], own]
+    return [[base * size for size in SIZES] for base in bases]
 
 
 def read_indices(frame: np.ndarray, skip: list[np.ndarray],
@@ -246,7 +251,8 @@ def read_indices(frame: np.ndarray, skip: list[np.ndarray],
     if not pairs:
         return []
     reader = corner_reader()
-    scales = [_scales(pair, card_px) for pair in pairs]
+    families = [_scales(pair, card_px) for pair in pairs]
+    scales = [[s for family in f for s in family] for f in families]
     # The likeliest size first, for every pair; the other sizes only for those that name a
     # card there (most pairs are pips of a middle, or ink of the ground: "no index here").
     first = _read(reader, frame, [(pair, s[0]) for pair, s in zip(pairs, scales, strict=True)])
@@ -260,10 +266,13 @@ def read_indices(frame: np.ndarray, skip: list[np.ndarray],
         card = named[best]
         if card is None or readings[best].confidence < reader.abstain_below:
             continue
-        # one size is not enough: another is as sure of the card, and none names another
-        agree = sorted(r.confidence for r, n in zip(readings, named, strict=True) if n == card)
-        if len(agree) < AGREE or agree[-2] < reader.abstain_below \
-                or any(n not in (None, card) for n in named):
+        # one size is not enough: another is as sure of the card, none names another, and
+        # the index read at its own size and at the frame's cards' size names it surely
+        sure = [n == card and r.confidence >= reader.abstain_below
+                for r, n in zip(readings, named, strict=True)]
+        if sum(sure) < AGREE or any(n not in (None, card) for n in named) \
+                or not all(any(sure[k * len(SIZES):(k + 1) * len(SIZES)])
+                           for k in range(len(families[i]))):
             continue
         scale = scales[i][best]
         laid = _laid(pairs[i], Card.from_index(card), readings[best].confidence,

@@ -132,10 +132,19 @@ def pool(log_p: np.ndarray, independence: float, hidden: float = 0.0) -> np.ndar
 def combine(logits: np.ndarray, independence: float = 0.0, hidden: float = 0.0
             ) -> CornerReading:
     """Per-corner logits or log-probabilities (N x (RANKS + SUITS); each head is normalised
-    here, which leaves log-probabilities as they are) -> one reading of the card (see `pool`)."""
-    rank = pool(log_softmax(logits[:, :RANKS]), independence, hidden)
-    suit = pool(log_softmax(logits[:, RANKS:]), independence, hidden)
-    return CornerReading(np.exp(rank), np.exp(suit))
+    here, which leaves log-probabilities as they are) -> one reading of the card (see `pool`).
+
+    The pooled card must be one that some corner reads on its own (its likeliest rank and
+    suit): else, as when an outline holds parts of two cards, the suit one corner is surer of
+    and the rank the other is surer of would make a card neither corner shows. Then the
+    corners are pooled as a mixture, either as likely to be the card's (and stay unsure)."""
+    ranks, suits = log_softmax(logits[:, :RANKS]), log_softmax(logits[:, RANKS:])
+    pooled = CornerReading(np.exp(pool(ranks, independence, hidden)),
+                           np.exp(pool(suits, independence, hidden)))
+    own = zip(ranks.argmax(axis=1).tolist(), suits.argmax(axis=1).tolist(), strict=True)
+    if pooled.best in own:
+        return pooled
+    return CornerReading(np.exp(ranks).mean(axis=0), np.exp(suits).mean(axis=0))
 
 
 class CornerReader:

@@ -223,6 +223,25 @@ def test_two_corners_naming_different_cards_abstain(independence: float, hidden:
                    hidden).confidence < 0.5
 
 
+@pytest.mark.parametrize("independence", [0.0, 0.5, 1.0])
+@pytest.mark.parametrize("hidden", [0.0, 0.03, 0.3])
+def test_an_outline_over_two_cards_never_names_a_card_neither_corner_shows(
+        independence: float, hidden: float) -> None:
+    # One corner shows the ace of spades' pip, its rank cut off; the other the queen of clubs,
+    # a little less sure of its suit: the spade's suit and the queen's rank make the queen of
+    # spades, which neither corner shows.
+    pip_of_spades = _corner(6, 0, 7.0)
+    pip_of_spades[:7] = [0.0, 0.0, -0.1, -0.5, -0.5, -1.0, 0.1]   # rank: none, a jack, a queen?
+    queen_of_clubs = _corner(3, 2, 7.0)
+    queen_of_clubs[7:] = [-4.0, -9.0, 0.0, -9.0, -5.0]            # clubs, 98 %
+    seen = combine(np.stack([pip_of_spades, queen_of_clubs]), independence, hidden)
+    assert seen.confidence < 0.5
+    # Each corner alone is what it is, and two corners of the one card still read it.
+    assert combine(queen_of_clubs[None], independence, hidden).best == (3, 2)
+    assert combine(np.stack([queen_of_clubs, queen_of_clubs]), independence,
+                   hidden).confidence > 0.95
+
+
 def _lay_across(card: np.ndarray, other: np.ndarray, turn: int, rng: np.random.Generator
                 ) -> np.ndarray:
     """`card` (READ_SIZE) with `other` (a card's face, READ_SIZE) lying across its top-left
