@@ -19,9 +19,11 @@ and the time per card. Then the same pinochle faces again (`--shots` each, a rng
 one index corner covered, as in a trick or a meld row, by a thumb or a printed face of a
 training deck lying across it (vision/training/occlude.py: cover_corner, three quarters of
 that corner's index area hidden, none of the other's): the card must be read from the other
-corner alone. `--model DIR` benches a model trained elsewhere (`python -m
-vision.training --out DIR`), on the designs its JSON calls evaluation and on evaluation designs
-of designs.py that its JSON does not list (added after it was trained, so never seen by it).
+corner alone; and, half as many, with such a face's own index corner over one corner
+(occlude.py: index_over_corner, as on a trick pile). `--model DIR` benches a model trained
+elsewhere (`python -m vision.training --out DIR`), on the designs its JSON calls evaluation and
+on evaluation designs of designs.py that its JSON does not list (added after it was trained, so
+never seen by it).
 One split only (designs in designs.py), not k-fold: a training takes about half an hour here.
 Ends with one JSON line.
 """
@@ -49,7 +51,7 @@ from vision.index import to_portrait
 from vision.reading import CornerCard, corner_card
 from vision.training import camera
 from vision.training.designs import designs
-from vision.training.occlude import cover_corner
+from vision.training.occlude import cover_corner, index_over_corner
 
 
 def upper_bound(errors: int, trials: int, level: float = 0.95) -> float:
@@ -113,6 +115,15 @@ def _figures(tally: Counter[str], middle: bool) -> str:
     return line
 
 
+def _summary(counts: Counter[str]) -> dict[str, object]:
+    """The JSON figures of one set of shots with a corner covered."""
+    m = max(counts["cards"], 1)
+    return {"cards": counts["cards"], "correct": round(counts["correct"] / m, 5),
+            "misreads": counts["misread"], "misread_bound95": upper_bound(counts["misread"], m),
+            "abstained": round(counts["abstained"] / m, 5),
+            "vetoed": {"correct": counts["vetoed correct"], "misreads": counts["vetoed misread"]}}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -167,20 +178,25 @@ def main() -> int:
     for _ in range(args.shots * 4):
         tally["blanks"] += 1
         tally["blanks named"] += read(camera.blank(rng), middle).card is not None
-    # One corner covered, by a printed face of a deck the model was trained on or a thumb.
+    # One corner covered, by a printed face of a deck the model was trained on or a thumb;
+    # then by such a face's own index corner (half as many shots).
     covers = [f.image for n in sorted(trained) if n in available and available[n].printed
               for f in available[n].load()]
     covered: Counter[str] = Counter()
-    rng = np.random.default_rng([args.seed, 1])
-    for design in evaluated:
-        for face in design.load():
-            if face.card is None:
-                continue
-            for _ in range(args.shots):
-                seen = read(camera.shoot(cover_corner(face.image, rng, covers), rng), middle)
-                if _outcome(seen, face.card, covered) == "misread":
-                    misreads.append(f"{design.name} {face.card} (one corner covered) "
-                                    f"read as {seen.card}")
+    crossed: Counter[str] = Counter()
+    for key, (lay, shots, counts, how) in enumerate((
+            (cover_corner, args.shots, covered, "one corner covered"),
+            (index_over_corner, args.shots // 2, crossed, "another card's index over one"))):
+        rng = np.random.default_rng([args.seed, key + 1])
+        for design in evaluated:
+            for face in design.load():
+                if face.card is None:
+                    continue
+                for _ in range(shots):
+                    seen = read(camera.shoot(lay(face.image, rng, covers), rng), middle)
+                    if _outcome(seen, face.card, counts) == "misread":
+                        misreads.append(f"{design.name} {face.card} ({how}) read as "
+                                        f"{seen.card}")
     n = tally["cards"]
     bound = upper_bound(tally["misread"], n)
     zooms = corners.corner_reader().zooms
@@ -195,11 +211,11 @@ def main() -> int:
           f"{tally['other faces']}; blank crops: {tally['blanks named']} of {tally['blanks']}")
     print(f"reading: {1000 * spent / (n + tally['other faces']):.2f} ms per card (one core; "
           f"CPU time {1000 * cpu / (n + tally['other faces']):.2f} ms)")
-    m = covered["cards"]
-    covered_bound = upper_bound(covered["misread"], m)
     print(f"one corner covered (a thumb or a card of {len(covers)} training faces): "
           + _figures(covered, middle))
-    for line in misreads[:20]:
+    print("another card's index corner over one corner (a card on a trick pile): "
+          + _figures(crossed, middle))
+    for line in misreads[:30]:
         print("  misread:", line)
     print(json.dumps({
         "bench": "corners", "designs": [d.name for d in evaluated], "zooms": list(zooms),
@@ -212,11 +228,7 @@ def main() -> int:
                    "other_faces": tally["other faces vetoed"]},
         "ms_per_card": round(1000 * spent / (n + tally["other faces"]), 3),
         "cpu_ms_per_card": round(1000 * cpu / (n + tally["other faces"]), 3),
-        "covered": {"cards": m, "correct": round(covered["correct"] / m, 5),
-                    "misreads": covered["misread"], "misread_bound95": covered_bound,
-                    "abstained": round(covered["abstained"] / m, 5),
-                    "vetoed": {"correct": covered["vetoed correct"],
-                               "misreads": covered["vetoed misread"]}}}))
+        "covered": _summary(covered), "crossed": _summary(crossed)}))
     return 0
 
 

@@ -175,6 +175,25 @@ def test_a_corner_whose_pip_is_covered_is_taught_as_cannot_tell() -> None:
     assert hidden > 0
 
 
+def test_another_cards_index_is_laid_over_one_corner_and_leaves_the_other_clear() -> None:
+    from vision.faces import FACE_HEIGHT, FACE_WIDTH
+    from vision.training import occlude
+
+    under = np.full((FACE_HEIGHT, FACE_WIDTH, 4), 255, np.uint8)
+    over = under.copy()
+    x, y = occlude.OTHER_INDEX
+    over[y - 8:y + 8, x - 8:x + 8, :3] = (0, 0, 255)     # its index: a red mark
+    w, h = occlude.CORNER_W, occlude.CORNER_H
+    for seed in range(12):
+        laid = occlude.index_over_corner(under, np.random.default_rng(seed), [over])
+        red = (laid[:, :, 2] > 200) & (laid[:, :, 1] < 80)
+        near, far = (red[:h, :w], laid[-h:, -w:]) if red[:h, :w].any() \
+            else (red[-h:, -w:], laid[:h, :w])
+        assert near.any(), "the other card's index lies in one corner's window"
+        assert (far == 255).all(), "the other corner is left clear"
+        assert not np.array_equal(laid, under)
+
+
 def _corner(rank: int, suit: int, margin: float) -> np.ndarray:
     """One corner's logits: sure of (rank, suit) by `margin` nats over every other class."""
     logits = np.zeros(7 + 5)

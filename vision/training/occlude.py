@@ -7,7 +7,8 @@ card with both pips smudged is abstained on rather than read as the likelier sui
 
 Where the rank and the pip are is known only for drawn faces (Face.index_ink); over a printed
 deck's face only what hides (almost) none of the ink near its corners is laid. `cover_corner`
-hides one corner of any face outright, for calibration and the bench (their truth is the card).
+hides one corner of any face outright, for calibration and the bench (their truth is the card);
+`index_over_corner` lays another card's index corner over it.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ HIDDEN = 0.2             # hiding this share of a rank's or pip's ink makes it u
 KEEP_CLEAR = 0.02        # over a printed face, at most this share of the corner's ink hidden
 CORNER_W, CORNER_H = 22 * 4, 46 * 4   # a corner at the face's 4 px/mm, a little over the window
 INDEX_W, INDEX_H = 12 * 4, 30 * 4     # where any deck's index lies (jumbo ones too), 4 px/mm
+OTHER_INDEX = np.array([7 * 4, 14 * 4])   # about the middle of a face's top-left index, 4 px/mm
 
 Cover = tuple[np.ndarray, np.ndarray, np.ndarray]   # opacity, colours (BGR), what it hides
 
@@ -84,6 +86,12 @@ def _card_across(other: np.ndarray, cx: float, cy: float, rng: np.random.Generat
     turn = np.arctan2(normal[1], normal[0]) - np.arctan2(inward[1], inward[0])
     rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
     m = np.hstack([rot, (np.array([cx, cy]) - rot @ np.array(point))[:, None]])
+    return _laid_card(other, m, rng)
+
+
+def _laid_card(other: np.ndarray, m: np.ndarray, rng: np.random.Generator) -> Cover:
+    """A printed face (BGRA, face size) laid over the face by the affine `m` (its pixels to
+    the face's), with a darker rim and a soft shadow beyond its edges."""
     laid = cv2.warpAffine(other, m, (FACE_WIDTH, FACE_HEIGHT), flags=cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
     card = laid[:, :, 3].astype(np.float32) / 255.0
@@ -147,6 +155,31 @@ def cover_corner(image: np.ndarray, rng: np.random.Generator, faces: Sequence[np
         if near[:INDEX_H, :INDEX_W].mean() >= least and not far[:CORNER_H, :CORNER_W].any():
             return _lay(image, [_turned(cover, turn)])[0]
     return image
+
+
+def index_over_corner(image: np.ndarray, rng: np.random.Generator, faces: Sequence[np.ndarray],
+                      least: float = 0.3, tries: int = 50) -> np.ndarray:
+    """A face (BGRA, face size) with another card (one of `faces`) lying over one index corner
+    at any turn, its own index corner in that corner's window (a card on a trick pile, the
+    corner of a card under another in a meld row or a fan): at least `least` of the face's
+    index area hidden, none of the other corner's. The face unchanged if no try fits."""
+    turn = int(rng.integers(2))
+    for _ in range(tries):
+        other = faces[int(rng.integers(len(faces)))]
+        angle = float(rng.uniform(0, 2 * np.pi))
+        rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+        corner = rng.uniform(0, 1, 2) * (CORNER_W, CORNER_H)
+        if not _in_window(rot @ OTHER_INDEX + corner):
+            continue   # its index would lie outside the covered corner's window
+        cover = _laid_card(other, np.hstack([rot, corner[:, None]]), rng)
+        near, far = cover[2], cover[2][::-1, ::-1]
+        if near[:INDEX_H, :INDEX_W].mean() >= least and not far[:CORNER_H, :CORNER_W].any():
+            return _lay(image, [_turned(cover, turn)])[0]
+    return image
+
+
+def _in_window(point: np.ndarray) -> bool:
+    return bool(0 <= point[0] < CORNER_W and 0 <= point[1] < CORNER_H)
 
 
 def _turned(cover: Cover, turn: int) -> Cover:
