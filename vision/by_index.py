@@ -235,7 +235,7 @@ def _window(frame: np.ndarray, corner: np.ndarray, index: _Index, px_per_mm: flo
 
 def _scales(index: _Index, card_px: tuple[float, float] | None) -> list[list[float]]:
     """px per mm to try, each times SIZES: about the frame's card size when known, and the
-    rank's height read as RANK_MM (a card nearer the lamp or farther than the others, or
+    rank's height read as RANK_MM (a card nearer the camera or farther than the others, or
     ink that is no index, reads otherwise at its own size than at theirs)."""
     own = _rank_height(index) / RANK_MM
     bases = [own] if card_px is None else [card_px[1] / CARD_MM[1], own]

@@ -169,17 +169,14 @@ def index_over_corner(image: np.ndarray, rng: np.random.Generator, faces: Sequen
         angle = float(rng.uniform(0, 2 * np.pi))
         rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
         corner = rng.uniform(0, 1, 2) * (CORNER_W, CORNER_H)
-        if not _in_window(rot @ OTHER_INDEX + corner):
+        index = rot @ OTHER_INDEX + corner
+        if not (0 <= index[0] < CORNER_W and 0 <= index[1] < CORNER_H):
             continue   # its index would lie outside the covered corner's window
         cover = _laid_card(other, np.hstack([rot, corner[:, None]]), rng)
         near, far = cover[2], cover[2][::-1, ::-1]
         if near[:INDEX_H, :INDEX_W].mean() >= least and not far[:CORNER_H, :CORNER_W].any():
             return _lay(image, [_turned(cover, turn)])[0]
     return image
-
-
-def _in_window(point: np.ndarray) -> bool:
-    return bool(0 <= point[0] < CORNER_W and 0 <= point[1] < CORNER_H)
 
 
 def _turned(cover: Cover, turn: int) -> Cover:
