@@ -167,7 +167,7 @@ def test_an_unread_outline_takes_the_reading_of_its_index(faces: Faces) -> None:
 
 @pytest.mark.parametrize("ratio", [0.7, 1.45])
 def test_a_card_nearer_or_farther_than_the_others_is_read_at_its_own_size(ratio: float) -> None:
-    """The frame's cards are `ratio` times this one's size (farther from the lamp, or nearer):
+    """The frame's cards are `ratio` times this one's size (farther from the camera, or nearer):
     its index is read at its own size as well, and names it, never what it looks like at
     theirs (the Egyptian ace of spades read at 1.45 times named the ten of spades)."""
     faces = {card: borderless(face) for card, face in load_deck("svg-ancient-egyptians").items()}
