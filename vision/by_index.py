@@ -251,8 +251,7 @@ def read_indices(frame: np.ndarray, skip: list[np.ndarray],
     if not pairs:
         return []
     reader = corner_reader()
-    families = [_scales(pair, card_px) for pair in pairs]
-    scales = [[s for family in f for s in family] for f in families]
+    scales = [[s for kind in _scales(pair, card_px) for s in kind] for pair in pairs]
     # The likeliest size first, for every pair; the other sizes only for those that name a
     # card there (most pairs are pips of a middle, or ink of the ground: "no index here").
     first = _read(reader, frame, [(pair, s[0]) for pair, s in zip(pairs, scales, strict=True)])
@@ -271,8 +270,7 @@ def read_indices(frame: np.ndarray, skip: list[np.ndarray],
         sure = [n == card and r.confidence >= reader.abstain_below
                 for r, n in zip(readings, named, strict=True)]
         if sum(sure) < AGREE or any(n not in (None, card) for n in named) \
-                or not all(any(sure[k * len(SIZES):(k + 1) * len(SIZES)])
-                           for k in range(len(families[i]))):
+                or not all(any(sure[k:k + len(SIZES)]) for k in range(0, len(sure), len(SIZES))):
             continue
         scale = scales[i][best]
         laid = _laid(pairs[i], Card.from_index(card), readings[best].confidence,

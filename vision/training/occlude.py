@@ -151,8 +151,7 @@ def cover_corner(image: np.ndarray, rng: np.random.Generator, faces: Sequence[np
     turn = int(rng.integers(2))
     for _ in range(tries):
         cover = _cover(rng, faces, kinds=(1, 2, 2))   # over the top-left corner
-        near, far = cover[2], cover[2][::-1, ::-1]
-        if near[:INDEX_H, :INDEX_W].mean() >= least and not far[:CORNER_H, :CORNER_W].any():
+        if _hides_one_corner(cover, least):
             return _lay(image, [_turned(cover, turn)])[0]
     return image
 
@@ -173,10 +172,17 @@ def index_over_corner(image: np.ndarray, rng: np.random.Generator, faces: Sequen
         if not (0 <= index[0] < CORNER_W and 0 <= index[1] < CORNER_H):
             continue   # its index would lie outside the covered corner's window
         cover = _laid_card(other, np.hstack([rot, corner[:, None]]), rng)
-        near, far = cover[2], cover[2][::-1, ::-1]
-        if near[:INDEX_H, :INDEX_W].mean() >= least and not far[:CORNER_H, :CORNER_W].any():
+        if _hides_one_corner(cover, least):
             return _lay(image, [_turned(cover, turn)])[0]
     return image
+
+
+def _hides_one_corner(cover: Cover, least: float) -> bool:
+    """Whether a cover of the top-left corner hides at least `least` of its index area and
+    nothing of the bottom-right corner."""
+    hides = cover[2]
+    return bool(hides[:INDEX_H, :INDEX_W].mean() >= least
+                and not hides[::-1, ::-1][:CORNER_H, :CORNER_W].any())
 
 
 def _turned(cover: Cover, turn: int) -> Cover:
