@@ -3,27 +3,30 @@
 
 A card under others in a fan, a pile or a meld row often shows nothing but one index corner,
 and no outline of it is found. But an index is plain to see: a rank over a suit pip, dark or
-red ink on the card's paper. So ink marks on paper are paired, a rank glyph (or the two of
-"10") over a pip of about its size; the rank's long axis, turned towards the pip, is the card's
-"down", and the index sits in the card's top-left corner (in the card's own upright frame), so
-the card lies to the right of and below it. Each pair's corner window (the 20 x 44 mm the
-corner reader reads, vision.corners) is read as one corner (the other covered) at the likeliest
-size and, where that names a card, at SIZES round it: round the size of the cards read in the
-frame, and round the size the index's own height says (a card farther from the camera or
-nearer than the others, and ink that is no index, read otherwise at the two). An index names a
-card when two sizes are sure of it (the reader's calibrated threshold), one of each kind
-read, and none names another; the same ink read the other way up names nothing, and the card
-laid from it must lie on paper. It is laid from the index: its corner, its turn, and its size
-(that of the cards read in the frame, else what the index's size says). Two indices naming
-the same card half a turn apart, a card's diagonal from each other, are that card's two
-corners: one card, of its own size, which the other cards laid from one index then take.
+red ink on the card's paper (a pip too broad for the black-hat, as on a jumbo index, is a hole
+in that paper). So ink marks on paper are paired, a rank glyph (or the two of "10") over a pip
+of about its size; the rank's long axis, turned towards the pip, is the card's "down", and the
+index sits in the card's top-left corner (in the card's own upright frame), so the card lies
+to the right of and below it. Each pair's corner window (the 20 x 44 mm the corner reader
+reads, vision.corners) is read as one corner (the other covered) at two kinds of size: round
+the size of the cards read in the frame, and round the size the index's own height says (a
+card farther from the camera or nearer than the others, or a jumbo index, reads well only at
+its own; ink that is no index reads otherwise at the two). Each kind's likeliest size is read
+first and, where that names a card, SIZES round it. An index names a card when two sizes are
+sure of it (the reader's calibrated threshold), one of each kind, or when every size of its
+own kind is; and no size names another card. The same ink read the other way up names
+nothing, and the card laid from it must lie on paper. It is laid from the index: its corner,
+its turn, and its size (that of the cards read in the frame when it read surely at that size,
+else what the index's size says). Two indices naming the same card half a turn apart, a
+card's diagonal from each other, are that card's two corners: one card, of its own size,
+which the other cards laid from one index then take.
 The reader was trained to say "no index here" on the middles of faces, on blank paper and on
 cloth, so pips in a card's middle, a court's picture and the ground name no card.
 
-The cost is bounded by MAX_PAIRS: at most that many pairs are read, each at one size and, if
-it names a card there, at up to 2 * len(SIZES) - 1 more (the network's time is most of it,
-under a millisecond a window on this machine); ink inside the cards already read is never
-looked at.
+The cost is bounded by MAX_PAIRS: at most that many pairs are read (the biggest ranks first),
+each at one size of each kind and, if it names a card there, at up to 2 * len(SIZES) - 2
+more (the network's time is most of it, under a millisecond a window on this machine); ink
+inside the cards already read is never looked at.
 """
 
 from __future__ import annotations
@@ -114,6 +117,7 @@ def _glyphs(frame: np.ndarray, skip: list[np.ndarray]) -> tuple[list[_Glyph], np
     paper &= hsv_light[:, :, 1] <= MAX_SATURATION
     mask = ((ink >= INK) & paper).astype(np.uint8)
     paper_mask = paper.astype(np.uint8)
+    mask |= _holes(paper_mask)
     for quad in skip:
         cv2.fillConvexPoly(mask, np.round(quad).astype(np.int32), 0)
     count, labels, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -131,6 +135,18 @@ def _glyphs(frame: np.ndarray, skip: list[np.ndarray]) -> tuple[list[_Glyph], np
     return out, paper_mask
 
 
+def _holes(paper: np.ndarray) -> np.ndarray:
+    """Marks too broad for the black-hat (a big pip of a jumbo index, or any pip of a card
+    near the camera): the places off paper, no bigger than a glyph, with paper all round."""
+    off = (1 - paper).astype(np.uint8)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(off, connectivity=8)
+    h, w = paper.shape
+    x, y, bw, bh = (stats[:, k] for k in range(4))
+    small = (np.maximum(bw, bh) <= MAX_GLYPH) & (x > 0) & (y > 0) & (x + bw < w) & (y + bh < h)
+    small[0] = False
+    return small.astype(np.uint8)[labels]
+
+
 @dataclass(frozen=True)
 class _Index:
     """A rank (one glyph, or two side by side) over a pip: the rank's ink and the card's
@@ -139,7 +155,6 @@ class _Index:
     rank: np.ndarray
     down: np.ndarray
     right: np.ndarray
-    score: float
 
 
 def _axis(points: np.ndarray) -> tuple[np.ndarray, float]:
@@ -153,17 +168,15 @@ def _axis(points: np.ndarray) -> tuple[np.ndarray, float]:
 
 def _pairs(glyphs: list[_Glyph]) -> list[_Index]:
     """Every rank-over-pip stacking of the glyphs, both ways up (the reader tells which is
-    the rank), the likeliest first. Each glyph is taken as a rank over its PIPS nearest
-    glyphs of like size a glyph or so away; "down" is the rank's long axis (ranks are taller
-    than wide), turned towards the pip, or the way to the pip for a round glyph. Likeliest:
-    no other ink just left of or above the rank (an index lies in the card's corner, the
-    middle's pips have neighbours all round) and a pip unlike the rank (two pips of the
-    middle are alike)."""
+    the rank), the biggest rank first (the specks of a busy ground are small; on the rendered
+    busy scenes this puts more of the true indices among the MAX_PAIRS read than any count
+    of neighbours did). Each glyph is taken as a rank over its PIPS nearest glyphs of like
+    size a glyph or so away; "down" is the rank's long axis (ranks are taller than wide),
+    turned towards the pip, or the way to the pip for a round glyph."""
     if len(glyphs) < 2:
         return []
     centres = np.stack([g.centre for g in glyphs])
     sizes = np.array([g.size for g in glyphs], np.float32)
-    areas = np.array([len(g.points) for g in glyphs], np.float32)
     out: list[_Index] = []
     for i, top in enumerate(glyphs):
         gap = np.linalg.norm(centres - top.centre, axis=1)
@@ -181,7 +194,7 @@ def _pairs(glyphs: list[_Glyph]) -> list[_Index]:
                     continue   # a glyph beside a tall one: the other digit of a "10"
                 down = axis if float(axis @ way) > 0 else -axis
             right = np.array([down[1], -down[0]], np.float32)
-            rank, partner = top.points, i
+            rank = top.points
             # a "10": another glyph beside this one, at its height (a "0" alone is a "Q")
             for k in beside:
                 other = glyphs[k]
@@ -189,18 +202,10 @@ def _pairs(glyphs: list[_Glyph]) -> list[_Index]:
                 if k not in (i, j) and abs(float(rel @ down)) < SIDE_BY_SIDE * top.size \
                         and 0.3 * top.size < abs(float(rel @ right)) < 1.2 * top.size \
                         and 0.6 < other.size / top.size < 1.6:
-                    rank, partner = np.concatenate([rank, other.points]), int(k)
+                    rank = np.concatenate([rank, other.points])
                     break
-            middle = rank.mean(axis=0)
-            rel = centres - middle
-            reach = np.linalg.norm(rel, axis=1) < 2.0 * top.size
-            reach[[i, partner]] = False
-            crowd = int(np.count_nonzero(reach & ((rel @ -right > 0.6 * top.size)
-                                                  | (rel @ -down > 0.6 * top.size))))
-            alike = abs(math.log(ratio[j])) + abs(math.log(areas[j] / areas[i]))
-            score = crowd - min(alike, 1.0)
-            out.append(_Index(rank, down.astype(np.float32), right, float(score)))
-    out.sort(key=lambda p: p.score)
+            out.append(_Index(rank, down.astype(np.float32), right))
+    out.sort(key=lambda p: -_rank_height(p))
     return out
 
 
@@ -252,14 +257,18 @@ def read_indices(frame: np.ndarray, skip: list[np.ndarray],
         return []
     reader = corner_reader()
     scales = [[s for kind in _scales(pair, card_px) for s in kind] for pair in pairs]
-    # The likeliest size first, for every pair; the other sizes only for those that name a
-    # card there (most pairs are pips of a middle, or ink of the ground: "no index here").
-    first = _read(reader, frame, [(pair, s[0]) for pair, s in zip(pairs, scales, strict=True)])
-    again = [i for i, r in enumerate(first) if r.names_card]
-    rest = iter(_read(reader, frame, [(pairs[i], s) for i in again for s in scales[i][1:]]))
+    # Each kind's likeliest size first, for every pair; the other sizes only for those that
+    # name a card there (most pairs are pips of a middle, or ink of the ground: "no index").
+    heads = range(0, len(scales[0]), len(SIZES))
+    first = iter(_read(reader, frame, [(pair, s[k]) for pair, s in zip(pairs, scales, strict=True)
+                                       for k in heads]))
+    firsts = [{k: next(first) for k in heads} for _ in pairs]
+    again = [i for i, r in enumerate(firsts) if any(x.names_card for x in r.values())]
+    rest = iter(_read(reader, frame, [(pairs[i], s) for i in again
+                                      for k, s in enumerate(scales[i]) if k not in heads]))
     found: list[IndexCard] = []
     for i in again:
-        readings = [first[i]] + [next(rest) for _ in scales[i][1:]]
+        readings = [firsts[i][k] if k in heads else next(rest) for k in range(len(scales[i]))]
         named = [r.ranked_cards(1)[0][0] if r.names_card else None for r in readings]
         best = max(range(len(readings)), key=lambda k: readings[k].confidence)
         card = named[best]
@@ -269,12 +278,14 @@ def read_indices(frame: np.ndarray, skip: list[np.ndarray],
         # the index read at its own size and at the frame's cards' size names it surely
         sure = [n == card and r.confidence >= reader.abstain_below
                 for r, n in zip(readings, named, strict=True)]
-        if sum(sure) < AGREE or any(n not in (None, card) for n in named) \
-                or not all(any(sure[k:k + len(SIZES)]) for k in range(0, len(sure), len(SIZES))):
+        kinds = [sure[k:k + len(SIZES)] for k in range(0, len(sure), len(SIZES))]
+        if any(n not in (None, card) for n in named) or not (
+                (sum(sure) >= AGREE and all(any(k) for k in kinds)) or all(kinds[-1])):
             continue
         scale = scales[i][best]
         laid = _laid(pairs[i], Card.from_index(card), readings[best].confidence,
-                     _corner(pairs[i], scale), scale, card_px)
+                     _corner(pairs[i], scale), scale,
+                     card_px if len(kinds) > 1 and any(kinds[0]) else None)
         if _on_paper(paper, laid.corners) >= ON_PAPER:
             found.append(laid)   # else laid off the card: over the ground, not other cards
     return _one_per_index(found, card_px)
@@ -380,8 +391,10 @@ def _paired(f: IndexCard, g: IndexCard) -> bool:
     span = g.corners[0] - f.corners[0]
     diagonal = f.corners[2] - f.corners[0]
     length, reach = float(np.linalg.norm(span)), float(np.linalg.norm(diagonal))
+    own = max(f.rank_px, g.rank_px) / RANK_MM * math.hypot(*CARD_MM)
     cosine = float(span @ diagonal) / max(length * reach, 1e-6)
-    return 0.6 * reach < length < 1.5 * reach and cosine > math.cos(DIAGONAL_TURN)
+    return 0.6 * min(reach, own) < length < 1.5 * max(reach, own) \
+        and cosine > math.cos(DIAGONAL_TURN)
 
 
 def _from_two(f: IndexCard, g: IndexCard) -> IndexCard:
