@@ -822,8 +822,8 @@ def _with_index_cards(frame: np.ndarray, found: list[Detection]) -> list[Detecti
         laid = order_corners(card.corners)
         area = cv2.contourArea(laid)
         if any(d.reading.card == card.card and shared_area(d.corners, laid) > SAME_PLACE * area
-               for d in read):
-            continue
+               for d in out):
+            continue   # read already, by its outline or by another index of it (the surer)
         holder = next((i for i, d in enumerate(out) if d.reading.card is None
                        and cv2.pointPolygonTest(d.corners.reshape(-1, 1, 2),
                                                 card.index.tolist(), False) >= 0

@@ -176,3 +176,34 @@ def test_a_card_nearer_or_farther_than_the_others_is_read_at_its_own_size(ratio:
         frame = _render(faces, [ace])
         found = read_indices(frame, [], (length * ratio * 63 / 88, length * ratio))
         assert [f.card for f in found] == [ace.card]
+
+
+def _jumbo(face: np.ndarray, times: float) -> np.ndarray:
+    """The face with both index corners printed `times` bigger (as a jumbo-index deck's),
+    each grown from its card corner."""
+    out = face.copy()
+    h, w = face.shape[:2]
+    for turned in (False, True):
+        card = np.ascontiguousarray(out[::-1, ::-1]) if turned else out
+        corner = card[:int(0.3 * h), :int(0.2 * w)]
+        grown = cv2.resize(corner, None, fx=times, fy=times, interpolation=cv2.INTER_CUBIC)
+        ch, cw = min(grown.shape[0], int(0.42 * h)), min(grown.shape[1], int(0.28 * w))
+        card[:ch, :cw] = grown[:ch, :cw]
+        out = np.ascontiguousarray(card[::-1, ::-1]) if turned else card
+    return out
+
+
+@pytest.mark.parametrize(("name", "times", "length"),
+                         [("QD", 1.4, 320.0), ("10S", 1.4, 320.0), ("KH", 1.6, 240.0),
+                          ("AS", 1.6, 320.0)])
+def test_a_jumbo_index_is_read_at_its_own_size(faces: Faces, name: str, times: float,
+                                              length: float) -> None:
+    """A card of the frame's size whose indices are printed `times` bigger than usual (a
+    jumbo-index deck, as the Bicycle of the real photos): its broad pips are taken as ink, its
+    indices are read at the size they say, and it is named (before, each of these named
+    nothing)."""
+    card = Card.parse(name)
+    item = Laid(card, _card((360, 360), length, 0.5))
+    frame = _render({card: _jumbo(faces[card], times)}, [item])
+    found = read_indices(frame, [], (length * 63 / 88, length))
+    assert [f.card for f in found] == [card]
