@@ -412,6 +412,11 @@ def _from_two(f: IndexCard, g: IndexCard) -> IndexCard:
     return IndexCard(f.card, max(f.confidence, g.confidence), corners, f.index, f.rank_px)
 
 
+def own_area(card: IndexCard) -> float:
+    """The area (px) of the card its index's height says (its rank RANK_MM tall)."""
+    return (card.rank_px / RANK_MM) ** 2 * CARD_MM[0] * CARD_MM[1]
+
+
 def card_size(quads: list[np.ndarray]) -> tuple[float, float] | None:
     """The (short, long) sides of the cards read in the frame (their medians), or None."""
     if not quads:

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from .aruco import detect_markers
-from .by_index import as_reading, card_size, read_indices
+from .by_index import IndexCard, as_reading, card_size, own_area, read_indices
 from .edges import (
     CANNY_LEVELS,
     OVER_CARDS,
@@ -827,7 +827,7 @@ def _with_index_cards(frame: np.ndarray, found: list[Detection]) -> list[Detecti
         holder = next((i for i, d in enumerate(out) if d.reading.card is None
                        and cv2.pointPolygonTest(d.corners.reshape(-1, 1, 2),
                                                 card.index.tolist(), False) >= 0
-                       and _agrees(d.corners, card.corners)), None)
+                       and _agrees(d.corners, card)), None)
         if holder is not None:
             log.debug("an unread outline took the reading of the index it holds")
             out[holder] = Detection(out[holder].corners, as_reading(card))
@@ -838,10 +838,12 @@ def _with_index_cards(frame: np.ndarray, found: list[Detection]) -> list[Detecti
     return out
 
 
-def _agrees(outline: np.ndarray, corners: np.ndarray) -> bool:
-    """Whether an outline is the card laid from an index (`corners`, its index's corner
-    first): a corner of the outline at the index's corner, and about its size."""
-    short = min(side_lengths(corners))
-    near = min(float(np.linalg.norm(c - corners[0])) for c in outline)
-    ratio = cv2.contourArea(outline) / max(cv2.contourArea(order_corners(corners)), 1.0)
-    return near < AGREES * short and 1 / INDEX_SIZE < ratio < INDEX_SIZE
+def _agrees(outline: np.ndarray, card: IndexCard) -> bool:
+    """Whether an outline is the card laid from an index: a corner of the outline at the
+    index's corner, and about the size of the card laid, of the size its index says, or
+    between the two (a card nearer the camera than the others; a jumbo index)."""
+    short = min(side_lengths(card.corners))
+    near = min(float(np.linalg.norm(c - card.corners[0])) for c in outline)
+    area = cv2.contourArea(outline)
+    sizes = (cv2.contourArea(order_corners(card.corners)), own_area(card))
+    return near < AGREES * short and min(sizes) / INDEX_SIZE < area < max(sizes) * INDEX_SIZE

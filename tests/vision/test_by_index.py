@@ -207,3 +207,24 @@ def test_a_jumbo_index_is_read_at_its_own_size(faces: Faces, name: str, times: f
     frame = _render({card: _jumbo(faces[card], times)}, [item])
     found = read_indices(frame, [], (length * 63 / 88, length))
     assert [f.card for f in found] == [card]
+
+
+@pytest.mark.parametrize(("name", "times", "bigger"),
+                         [("9H", 1.35, 1.5), ("KS", 1.2, 1.5), ("AH", 1.35, 1.8),
+                          ("JC", 1.2, 1.5)])
+def test_an_unread_outline_of_a_bigger_jumbo_card_takes_its_index(
+        faces: Faces, name: str, times: float, bigger: float) -> None:
+    """A jumbo-index card `bigger` than the card read in the frame, its outline unread: the
+    frame's card size makes it too small and its index's height too big, but its outline lies
+    between the two, so the outline takes the index's reading (its corners kept), and no
+    second card is laid beside it (before, each was)."""
+    small = Laid(Card.parse("AS"), _card((130, 200), 180, 0.2))
+    card = Card.parse(name)
+    jumbo = Laid(card, _card((430, 420), 180 * bigger, -0.5))
+    frame = _render({small.card: faces[small.card], card: _jumbo(faces[card], times)},
+                    [small, jumbo])
+    sure = Reading(small.card, 0.99, ((small.card, 0.99),))
+    out = _with_index_cards(frame, [Detection(small.corners, sure),
+                                    Detection(jumbo.corners.copy(), Reading(None, 0.0))])
+    assert [d.reading.card for d in out] == [small.card, card]
+    assert np.array_equal(out[1].corners, jumbo.corners)
