@@ -9,7 +9,8 @@ Prints figures per texture and one JSON line. Tune with the default seed; measur
 `--layout overlap`: every scene two or three cards each over a corner of another (as in a
 photo of a few cards dropped on a table), instead of the mix of layouts. `--borders none`: the
 faces' printed borders painted over with their paper (busy.borderless: white to the card's
-rounded edge, as a real cut-out Bicycle card); `mixed`: every other scene so.
+rounded edge, as a real cut-out Bicycle card); `mixed`: every other scene so. `--jumbo 1.3`:
+the faces' indices printed 1.3 times bigger (vision.busy.jumbo_index; a jumbo-index deck).
 
     .venv/bin/python bench/bench_busy.py --scenes 200 --seed 7 [--layout overlap] [--borders none]
 """
@@ -32,6 +33,7 @@ from vision.busy import (
     borderless,
     busy_scene,
     index_centres,
+    jumbo_index,
     training_decks,
 )
 from vision.detect import Detection, card_outlines, read_outlines, straighten, with_index_cards
@@ -87,6 +89,9 @@ def main() -> int:
     parser.add_argument("--borders", choices=BORDERS, default="printed",
                         help="the faces' printed borders: kept, painted over with their paper "
                              "(a card with none), or painted over in every other scene")
+    parser.add_argument("--jumbo", type=float, default=1.0, metavar="TIMES",
+                        help="print the faces' indices this many times bigger (a jumbo-index "
+                             "deck, as the real photos' Bicycle; default 1: as drawn)")
     parser.add_argument("--size", default="720x720", metavar="WxH",
                         help="frame size (the photos' is 720x720; 1920x1080 for the speed "
                              "at 1080p)")
@@ -100,6 +105,9 @@ def main() -> int:
         print("no kdegames training deck is installed (kdegames-card-data-kf5)")
         return 1
     names = sorted(decks)
+    if args.jumbo != 1.0:
+        decks = {name: {card: jumbo_index(face, args.jumbo) for card, face in faces.items()}
+                 for name, faces in decks.items()}
     plain = {name: {card: borderless(face) for card, face in faces.items()}
              for name, faces in decks.items()} if args.borders != "printed" else decks
     counts = ("cards", "found", "read", "true", "white", "false", "merged", "empty",
@@ -155,7 +163,7 @@ def main() -> int:
           f"{total['empty_false']} outlines on {total['empty']} grounds with no card; "
           f"{1000 * seconds / args.scenes:.1f} ms a {args.size} frame (CPU)")
     print(json.dumps({"busy_seed": args.seed, "busy_layout": args.layout or "mixed",
-                      "busy_borders": args.borders,
+                      "busy_borders": args.borders, "busy_jumbo": args.jumbo,
                       "busy_cards": total["cards"],
                       "busy_found": round(total["found"] / n, 4),
                       "busy_read": round(total["read"] / n, 4),

@@ -73,6 +73,22 @@ def borderless(face: np.ndarray) -> np.ndarray:
     return np.dstack([painted, face[:, :, 3]])
 
 
+
+def jumbo_index(face: np.ndarray, times: float) -> np.ndarray:
+    """The face with both index corners printed `times` bigger (as a jumbo-index deck's,
+    such as the Bicycle of the real photos), each grown from its card corner."""
+    out = face.copy()
+    h, w = face.shape[:2]
+    for turned in (False, True):
+        card = np.ascontiguousarray(out[::-1, ::-1]) if turned else out
+        grown = cv2.resize(card[:int(0.3 * h), :int(0.2 * w)], None, fx=times, fy=times,
+                           interpolation=cv2.INTER_CUBIC)
+        tall, wide = min(grown.shape[0], int(0.42 * h)), min(grown.shape[1], int(0.28 * w))
+        card[:tall, :wide] = grown[:tall, :wide]
+        out = np.ascontiguousarray(card[::-1, ::-1]) if turned else card
+    return out
+
+
 def _palette(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """Two colours of a ground; often one of them near white (cream, light grey)."""
     base = rng.uniform(20, 235, 3)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from table.rules import Card
-from vision.busy import OVERLAP, Laid, borderless, busy_scene, index_centres
+from vision.busy import OVERLAP, Laid, borderless, busy_scene, index_centres, jumbo_index
 from vision.by_index import read_indices
 from vision.detect import Detection, _with_index_cards, find_cards
 from vision.faces import load_deck
@@ -178,21 +178,6 @@ def test_a_card_nearer_or_farther_than_the_others_is_read_at_its_own_size(ratio:
         assert [f.card for f in found] == [ace.card]
 
 
-def _jumbo(face: np.ndarray, times: float) -> np.ndarray:
-    """The face with both index corners printed `times` bigger (as a jumbo-index deck's),
-    each grown from its card corner."""
-    out = face.copy()
-    h, w = face.shape[:2]
-    for turned in (False, True):
-        card = np.ascontiguousarray(out[::-1, ::-1]) if turned else out
-        corner = card[:int(0.3 * h), :int(0.2 * w)]
-        grown = cv2.resize(corner, None, fx=times, fy=times, interpolation=cv2.INTER_CUBIC)
-        ch, cw = min(grown.shape[0], int(0.42 * h)), min(grown.shape[1], int(0.28 * w))
-        card[:ch, :cw] = grown[:ch, :cw]
-        out = np.ascontiguousarray(card[::-1, ::-1]) if turned else card
-    return out
-
-
 @pytest.mark.parametrize(("name", "times", "length"),
                          [("QD", 1.4, 320.0), ("10S", 1.4, 320.0), ("KH", 1.6, 240.0),
                           ("AS", 1.6, 320.0)])
@@ -204,7 +189,7 @@ def test_a_jumbo_index_is_read_at_its_own_size(faces: Faces, name: str, times: f
     nothing)."""
     card = Card.parse(name)
     item = Laid(card, _card((360, 360), length, 0.5))
-    frame = _render({card: _jumbo(faces[card], times)}, [item])
+    frame = _render({card: jumbo_index(faces[card], times)}, [item])
     found = read_indices(frame, [], (length * 63 / 88, length))
     assert [f.card for f in found] == [card]
 
@@ -221,7 +206,7 @@ def test_an_unread_outline_of_a_bigger_jumbo_card_takes_its_index(
     small = Laid(Card.parse("AS"), _card((130, 200), 180, 0.2))
     card = Card.parse(name)
     jumbo = Laid(card, _card((430, 420), 180 * bigger, -0.5))
-    frame = _render({small.card: faces[small.card], card: _jumbo(faces[card], times)},
+    frame = _render({small.card: faces[small.card], card: jumbo_index(faces[card], times)},
                     [small, jumbo])
     sure = Reading(small.card, 0.99, ((small.card, 0.99),))
     out = _with_index_cards(frame, [Detection(small.corners, sure),
