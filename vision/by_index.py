@@ -15,7 +15,9 @@ its own; ink that is no index reads otherwise at the two). Each kind's likeliest
 first and, where that names a card, SIZES round it. An index names a card when two sizes are
 sure of it (the reader's calibrated threshold), one of each kind, or when every size of its
 own kind is; and no size names another card. The same ink read the other way up names
-nothing, and the card laid from it must lie on paper. It is laid from the index: its corner,
+nothing; two glyphs side by side taken as a "10" that name a card no ten give way to the one
+glyph's reading of that card (a queen's index beside the next card's king in a fan); and the
+card laid from it must lie on paper. It is laid from the index: its corner,
 its turn, and its size (that of the cards read in the frame when it read surely at that size,
 else what the index's size says). Two indices naming the same card half a turn apart, a
 card's diagonal from each other, are that card's two corners: one card, of its own size,
@@ -37,7 +39,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from table.rules import Card
+from table.rules import Card, Rank
 
 from .corners import (
     WINDOW_H,
@@ -93,13 +95,15 @@ class _Glyph:
 class IndexCard:
     """A card read from one index: the card, its confidence, its corners (clockwise from
     the index's corner: top-left, top-right, bottom-right, bottom-left in its own frame),
-    and the index's middle (frame px)."""
+    the index's middle (frame px), its rank's height, and whether that rank was two glyphs
+    taken as a "10"."""
 
     card: Card
     confidence: float
     corners: np.ndarray
     index: np.ndarray
     rank_px: float
+    ten: bool = False
 
 
 def _glyphs(frame: np.ndarray, skip: list[np.ndarray]) -> tuple[list[_Glyph], np.ndarray]:
@@ -149,12 +153,13 @@ def _holes(paper: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class _Index:
-    """A rank (one glyph, or two side by side) over a pip: the rank's ink and the card's
-    unit "down" and "right" in the frame."""
+    """A rank (one glyph, or two side by side: `ten`) over a pip: the rank's ink and the
+    card's unit "down" and "right" in the frame."""
 
     rank: np.ndarray
     down: np.ndarray
     right: np.ndarray
+    ten: bool = False
 
 
 def _axis(points: np.ndarray) -> tuple[np.ndarray, float]:
@@ -194,7 +199,7 @@ def _pairs(glyphs: list[_Glyph]) -> list[_Index]:
                     continue   # a glyph beside a tall one: the other digit of a "10"
                 down = axis if float(axis @ way) > 0 else -axis
             right = np.array([down[1], -down[0]], np.float32)
-            rank = top.points
+            rank, ten = top.points, False
             # a "10": another glyph beside this one, at its height (a "0" alone is a "Q")
             for k in beside:
                 other = glyphs[k]
@@ -202,9 +207,9 @@ def _pairs(glyphs: list[_Glyph]) -> list[_Index]:
                 if k not in (i, j) and abs(float(rel @ down)) < SIDE_BY_SIDE * top.size \
                         and 0.3 * top.size < abs(float(rel @ right)) < 1.2 * top.size \
                         and 0.6 < other.size / top.size < 1.6:
-                    rank = np.concatenate([rank, other.points])
+                    rank, ten = np.concatenate([rank, other.points]), True
                     break
-            out.append(_Index(rank, down.astype(np.float32), right))
+            out.append(_Index(rank, down.astype(np.float32), right, ten))
     out.sort(key=lambda p: -_rank_height(p))
     return out
 
@@ -319,7 +324,7 @@ def _laid(pair: _Index, card: Card, confidence: float, corner: np.ndarray, scale
     width, length = card_px if card_px is not None \
         else (CARD_MM[0] * scale, CARD_MM[1] * scale)
     return IndexCard(card, confidence, _card_corners(corner, pair.right, pair.down, width, length),
-                     pair.rank.mean(axis=0), _rank_height(pair))
+                     pair.rank.mean(axis=0), _rank_height(pair), pair.ten)
 
 
 def _card_corners(corner: np.ndarray, right: np.ndarray, down: np.ndarray, width: float,
@@ -335,7 +340,8 @@ def _one_per_index(found: list[IndexCard], card_px: tuple[float, float] | None
     (half a turn apart, a diagonal away) as one card laid from both, and, when the frame
     gave no card size, the cards laid from one index at the size of those laid from two."""
     found = sorted(found, key=lambda f: -f.confidence)
-    found = [f for f in found if not any(_upside_down(f, g) for g in found)]
+    found = [f for f in found if not any(_upside_down(f, g) or _wrongly_joined(f, g)
+                                         for g in found)]
     kept: list[IndexCard] = []
     for f in found:
         if not any(np.linalg.norm(f.index - k.index) < SAME_INDEX * k.rank_px for k in kept):
@@ -374,13 +380,22 @@ def _upside_down(f: IndexCard, g: IndexCard) -> bool:
         f.rank_px, g.rank_px)
 
 
+def _wrongly_joined(f: IndexCard, g: IndexCard) -> bool:
+    """Whether f and g name the same card from the same ink, f's rank two glyphs taken as a
+    "10" and g's one of them, or the other way round, and the card says f is wrong (a
+    queen's index beside the next card's king in a fan read as one "10" names the queen,
+    laid from the wrong place)."""
+    return f.card == g.card and f.ten != g.ten and f.ten != (f.card.rank == Rank.TEN) \
+        and float(np.linalg.norm(f.index - g.index)) < max(f.rank_px, g.rank_px)
+
+
 def _resized(f: IndexCard, width: float, length: float) -> IndexCard:
     """The card laid from its index corner at another size."""
     corner = f.corners[0]
     right = (f.corners[1] - corner) / max(float(np.linalg.norm(f.corners[1] - corner)), 1e-6)
     down = (f.corners[3] - corner) / max(float(np.linalg.norm(f.corners[3] - corner)), 1e-6)
     return IndexCard(f.card, f.confidence, _card_corners(corner, right, down, width, length),
-                     f.index, f.rank_px)
+                     f.index, f.rank_px, f.ten)
 
 
 def _paired(f: IndexCard, g: IndexCard) -> bool:
@@ -409,7 +424,8 @@ def _from_two(f: IndexCard, g: IndexCard) -> IndexCard:
         return f
     corners = np.array([f.corners[0], f.corners[0] + width * right, g.corners[0],
                         f.corners[0] + length * down], np.float32)
-    return IndexCard(f.card, max(f.confidence, g.confidence), corners, f.index, f.rank_px)
+    return IndexCard(f.card, max(f.confidence, g.confidence), corners, f.index, f.rank_px,
+                     f.ten)
 
 
 def own_area(card: IndexCard) -> float:

@@ -213,3 +213,24 @@ def test_an_unread_outline_of_a_bigger_jumbo_card_takes_its_index(
                                     Detection(jumbo.corners.copy(), Reading(None, 0.0))])
     assert [d.reading.card for d in out] == [small.card, card]
     assert np.array_equal(out[1].corners, jumbo.corners)
+
+
+@pytest.mark.parametrize(("deck", "names", "spread", "turn"),
+                         [("svg-jolly-royal", ("QD", "KC", "AD"), 0.24, 0.0),
+                          ("svg-ancient-egyptians", ("QD", "KC", "AD"), 0.24, 0.0),
+                          ("svg-standard", ("9D", "QS", "KH"), 0.2, 0.12)])
+def test_two_indices_side_by_side_in_a_fan_are_not_one_ten(
+        deck: str, names: tuple[str, str, str], spread: float, turn: float) -> None:
+    """Three cards fanned so that each index stands beside the next card's: a rank beside
+    another is also tried as the two glyphs of a "10", and where that names the same card as
+    the rank alone, a card that is no ten, the "10" reading (laid from the wrong place) gives
+    way. No card is named twice, and every card named is in the fan (before, the king of
+    clubs or the nine of diamonds was named twice)."""
+    faces = {card: borderless(face) for card, face in load_deck(deck).items()}
+    length = 260.0
+    width = length * 63 / 88
+    laid = [Laid(Card.parse(name), _card((250 + k * spread * width, 360), length, -0.3 + turn * k))
+            for k, name in enumerate(names)]
+    found = [f.card for f in read_indices(_render(faces, laid[::-1]), [], None)]
+    assert len(found) == len(set(found))
+    assert set(found) <= {item.card for item in laid}
