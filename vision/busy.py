@@ -75,16 +75,34 @@ def borderless(face: np.ndarray) -> np.ndarray:
 
 
 def jumbo_index(face: np.ndarray, times: float) -> np.ndarray:
-    """The face with both index corners printed `times` bigger (as a jumbo-index deck's,
-    such as the Bicycle of the real photos), each grown from its card corner."""
+    """The face with both indices printed `times` bigger (as a jumbo-index deck's, such as
+    the Bicycle of the real photos), each grown from its card corner on its own paper over
+    the middle (a jumbo deck's middle is smaller). The index is the ink wholly inside the
+    corner's strip (a third of the card down, a fifth across: the Egyptian deck's pip reaches
+    a third of the way down); ink running out of it, the middle's pips or picture, is painted
+    over with paper before the strip is grown, and nothing is grown past half the card."""
     out = face.copy()
     h, w = face.shape[:2]
+    tall, wide = int(0.4 * h), int(0.25 * w)
     for turned in (False, True):
         card = np.ascontiguousarray(out[::-1, ::-1]) if turned else out
-        grown = cv2.resize(card[:int(0.3 * h), :int(0.2 * w)], None, fx=times, fy=times,
-                           interpolation=cv2.INTER_CUBIC)
-        tall, wide = min(grown.shape[0], int(0.42 * h)), min(grown.shape[1], int(0.28 * w))
-        card[:tall, :wide] = grown[:tall, :wide]
+        strip = card[:tall, :wide, :3].copy()
+        least = strip.min(axis=2)
+        dark = (least < 0.7 * float(np.percentile(least, 95))).astype(np.uint8)
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
+        outside = (stats[:, 0] + stats[:, 2] >= wide) | (stats[:, 1] + stats[:, 3] >= tall)
+        outside[0] = False
+        middle = cv2.dilate(outside.astype(np.uint8)[labels], np.ones((3, 3), np.uint8))
+        index = cv2.inpaint(strip, middle, 3, cv2.INPAINT_TELEA)
+        grown = cv2.resize(index, None, fx=times, fy=times, interpolation=cv2.INTER_CUBIC)
+        ink = cv2.dilate(((dark > 0) & (middle == 0)).astype(np.uint8), np.ones((3, 3), np.uint8))
+        card[:tall, :wide, :3] = cv2.inpaint(strip, ink, 3, cv2.INPAINT_TELEA)   # paper
+        margin = max(3, round(0.03 * w)) | 1
+        ink = cv2.resize(ink, None, fx=times, fy=times, interpolation=cv2.INTER_NEAREST)
+        ink = cv2.dilate(ink, np.ones((margin, margin), np.uint8))
+        gh, gw = min(grown.shape[0], h // 2), min(grown.shape[1], w // 2)
+        where = ink[:gh, :gw] > 0
+        card[:gh, :gw, :3][where] = grown[:gh, :gw][where]
         out = np.ascontiguousarray(card[::-1, ::-1]) if turned else card
     return out
 
