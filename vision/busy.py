@@ -73,14 +73,13 @@ def borderless(face: np.ndarray) -> np.ndarray:
     return np.dstack([painted, face[:, :, 3]])
 
 
-
 def jumbo_index(face: np.ndarray, times: float) -> np.ndarray:
     """The face with both indices printed `times` bigger (as a jumbo-index deck's, such as
-    the Bicycle of the real photos), each grown from its card corner on its own paper over
-    the middle (a jumbo deck's middle is smaller). The index is the ink wholly inside the
-    corner's strip (a third of the card down, a fifth across: the Egyptian deck's pip reaches
-    a third of the way down); ink running out of it, the middle's pips or picture, is painted
-    over with paper before the strip is grown, and nothing is grown past half the card."""
+    the Bicycle of the real photos), each grown from its card corner with a rim of its paper,
+    over the middle's pips or picture where they meet. The index is the ink wholly inside the
+    corner's strip (two fifths of the card down, a quarter across: the Egyptian deck's pip
+    reaches a third of the way down); ink running out of it, the middle's, is left as
+    printed, and nothing is grown past half the card."""
     out = face.copy()
     h, w = face.shape[:2]
     tall, wide = int(0.4 * h), int(0.25 * w)

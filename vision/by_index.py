@@ -17,11 +17,11 @@ sure of it (the reader's calibrated threshold), one of each kind, or when every 
 own kind is; and no size names another card. The same ink read the other way up names
 nothing; two glyphs side by side taken as a "10" that name a card no ten give way to the one
 glyph's reading of that card (a queen's index beside the next card's king in a fan); and the
-card laid from it must lie on paper. It is laid from the index: its corner,
-its turn, and its size (that of the cards read in the frame when it read surely at that size,
-else what the index's size says). Two indices naming the same card half a turn apart, a
-card's diagonal from each other, are that card's two corners: one card, of its own size,
-which the other cards laid from one index then take.
+card laid from it must lie on paper. It is laid from the index: its corner, its turn, and its
+size (that of the cards read in the frame when it read surely at that size, else what the
+index's size says). Two indices naming the same card half a turn apart, a card's diagonal
+from each other, are that card's two corners: one card, of its own size, which the other
+cards laid from one index then take.
 The reader was trained to say "no index here" on the middles of faces, on blank paper and on
 cloth, so pips in a card's middle, a court's picture and the ground name no card.
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from table.rules import Card
-from vision.busy import TEXTURES, Laid, busy_scene, index_centres
+from vision.busy import TEXTURES, Laid, busy_scene, index_centres, jumbo_index
 from vision.detect import card_outlines
 from vision.edges import edge_outlines, same_card, suppress
 from vision.faces import load_deck
@@ -158,3 +158,30 @@ def test_edges_never_raise_on_noise(seed: int) -> None:
     for shape in ((720, 720, 3), (17, 900, 3), (300, 20, 3)):
         frame = rng.integers(0, 256, shape, dtype=np.uint8)
         assert isinstance(edge_outlines(frame), list)
+
+
+def test_a_jumbo_index_is_the_index_grown_from_its_corner_and_the_middle_is_kept(
+        faces: Faces) -> None:
+    """vision.busy.jumbo_index: the rank of each index (the topmost ink from its corner)
+    reaches `times` as far from the card corner, across and down (within a few px), and the
+    middle of the face is as printed."""
+    face = faces[Card.parse("9C")]
+    h, w = face.shape[:2]
+    grown = jumbo_index(face, 1.3)
+
+    def rank_reach(image: np.ndarray) -> np.ndarray:
+        """How far from the top-left corner the rank's ink reaches (px, across and down)."""
+        strip = np.ascontiguousarray(image[:h // 2, :w // 2, :3]).min(axis=2)
+        dark = (strip < 0.7 * float(np.percentile(strip, 95))).astype(np.uint8)
+        _, _, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
+        inner = [s for s in stats[1:] if s[4] > 20 and s[0] > 0 and s[1] > 0
+                 and s[0] + s[2] < dark.shape[1] and s[1] + s[3] < dark.shape[0]]
+        x, y, bw, bh, _ = min(inner, key=lambda s: s[1])   # not the printed border
+        return np.array([x + bw, y + bh])
+
+    for turned in (False, True):
+        before = rank_reach(face[::-1, ::-1] if turned else face)
+        after = rank_reach(grown[::-1, ::-1] if turned else grown)
+        assert np.all(np.abs(after - 1.3 * before) < 4), (before, after)
+    middle = (slice(int(0.45 * h), int(0.55 * h)), slice(int(0.3 * w), int(0.7 * w)))
+    assert np.array_equal(grown[middle], face[middle])
