@@ -34,7 +34,7 @@ inside the cards already read is never looked at.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -103,7 +103,7 @@ class IndexCard:
     corners: np.ndarray
     index: np.ndarray
     rank_px: float
-    ten: bool = False
+    ten: bool
 
 
 def _glyphs(frame: np.ndarray, skip: list[np.ndarray]) -> tuple[list[_Glyph], np.ndarray]:
@@ -159,7 +159,7 @@ class _Index:
     rank: np.ndarray
     down: np.ndarray
     right: np.ndarray
-    ten: bool = False
+    ten: bool
 
 
 def _axis(points: np.ndarray) -> tuple[np.ndarray, float]:
@@ -224,6 +224,11 @@ def _corner(index: _Index, px_per_mm: float) -> np.ndarray:
         + (top - RANK_TOP_MM * px_per_mm) * index.down
 
 
+def _own_scale(rank_px: float) -> float:
+    """The px per mm of a card whose index's rank is `rank_px` tall (RANK_MM)."""
+    return rank_px / RANK_MM
+
+
 def _rank_height(index: _Index) -> float:
     """The rank's height along "down", px."""
     across = index.rank @ index.down
@@ -247,7 +252,7 @@ def _scales(index: _Index, card_px: tuple[float, float] | None) -> list[list[flo
     """px per mm to try, each times SIZES: about the frame's card size when known, and the
     rank's height read as RANK_MM (a card nearer the camera or farther than the others, or
     ink that is no index, reads otherwise at its own size than at theirs)."""
-    own = _rank_height(index) / RANK_MM
+    own = _own_scale(_rank_height(index))
     bases = [own] if card_px is None else [card_px[1] / CARD_MM[1], own]
     return [[base * size for size in SIZES] for base in bases]
 
@@ -394,8 +399,7 @@ def _resized(f: IndexCard, width: float, length: float) -> IndexCard:
     corner = f.corners[0]
     right = (f.corners[1] - corner) / max(float(np.linalg.norm(f.corners[1] - corner)), 1e-6)
     down = (f.corners[3] - corner) / max(float(np.linalg.norm(f.corners[3] - corner)), 1e-6)
-    return IndexCard(f.card, f.confidence, _card_corners(corner, right, down, width, length),
-                     f.index, f.rank_px, f.ten)
+    return replace(f, corners=_card_corners(corner, right, down, width, length))
 
 
 def _paired(f: IndexCard, g: IndexCard) -> bool:
@@ -406,7 +410,7 @@ def _paired(f: IndexCard, g: IndexCard) -> bool:
     span = g.corners[0] - f.corners[0]
     diagonal = f.corners[2] - f.corners[0]
     length, reach = float(np.linalg.norm(span)), float(np.linalg.norm(diagonal))
-    own = max(f.rank_px, g.rank_px) / RANK_MM * math.hypot(*CARD_MM)
+    own = _own_scale(max(f.rank_px, g.rank_px)) * math.hypot(*CARD_MM)
     cosine = float(span @ diagonal) / max(length * reach, 1e-6)
     return 0.6 * min(reach, own) < length < 1.5 * max(reach, own) \
         and cosine > math.cos(DIAGONAL_TURN)
@@ -424,13 +428,12 @@ def _from_two(f: IndexCard, g: IndexCard) -> IndexCard:
         return f
     corners = np.array([f.corners[0], f.corners[0] + width * right, g.corners[0],
                         f.corners[0] + length * down], np.float32)
-    return IndexCard(f.card, max(f.confidence, g.confidence), corners, f.index, f.rank_px,
-                     f.ten)
+    return replace(f, confidence=max(f.confidence, g.confidence), corners=corners)
 
 
 def own_area(card: IndexCard) -> float:
-    """The area (px) of the card its index's height says (its rank RANK_MM tall)."""
-    return (card.rank_px / RANK_MM) ** 2 * CARD_MM[0] * CARD_MM[1]
+    """The area (px) of the card its index's height says."""
+    return _own_scale(card.rank_px) ** 2 * CARD_MM[0] * CARD_MM[1]
 
 
 def card_size(quads: list[np.ndarray]) -> tuple[float, float] | None:
