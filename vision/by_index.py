@@ -15,20 +15,24 @@ its own; ink that is no index reads otherwise at the two). Each kind's likeliest
 first and, where that names a card, SIZES round it. An index names a card when two sizes are
 sure of it (the reader's calibrated threshold), one of each kind, or when every size of its
 own kind is; and no size names another card. The same ink read the other way up names
-nothing; two glyphs side by side taken as a "10" that name a card no ten give way to the one
-glyph's reading of that card (a queen's index beside the next card's king in a fan); and the
-card laid from it must lie on paper. It is laid from the index: its corner, its turn, and its
-size (that of the cards read in the frame when it read surely at that size, else what the
-index's size says). Two indices naming the same card half a turn apart, a card's diagonal
-from each other, are that card's two corners: one card, of its own size, which the other
-cards laid from one index then take.
+nothing; two glyphs side by side are read both as a "10" and as the one glyph, and a "10"
+that names no ten gives way to the glyph's reading (a king's index beside the next card's
+nine in a fan names the king as a "10"); and the card laid from it must lie on paper. It is
+laid from the index: its corner, its turn, and its size (that of the cards read in the frame
+when it read surely at that size, else what the index's size says). Two indices naming the
+same card half a turn apart, a card's diagonal from each other, are that card's two corners:
+one card, of its own size, which the other cards laid from one index then take.
 The reader was trained to say "no index here" on the middles of faces, on blank paper and on
 cloth, so pips in a card's middle, a court's picture and the ground name no card.
 
-The cost is bounded by MAX_PAIRS: at most that many pairs are read (the biggest ranks first),
-each at one size of each kind and, if it names a card there, at up to 2 * len(SIZES) - 2
-more (the network's time is most of it, under a millisecond a window on this machine); ink
-inside the cards already read is never looked at.
+Ink inside the cards read already is read last, and names a card only very surely
+(SURE_INSIDE): in a fan or a pile the card read by its outline may be the one under the
+others, whose outline then holds their indices; and an outline over two cards holds the other's.
+
+The cost is bounded by MAX_PAIRS and MAX_INSIDE: at most that many pairs are read (the
+biggest ranks first), each at one size of each kind and, if it names a card there, at up to
+2 * len(SIZES) - 2 more (the network's time is most of it, under a millisecond a window on
+this machine).
 """
 
 from __future__ import annotations
@@ -65,7 +69,11 @@ RANK_LEFT_MM, RANK_TOP_MM = 2.5, 3.0
 # at one is checked by the others.
 RANK_MM = 12.5
 SIZES = (1.0, 1.13, 0.89)
-MAX_PAIRS = 40             # pairs read per frame, at most (the cost bound)
+MAX_PAIRS = 40             # pairs read per frame, at most (the cost bound) ...
+MAX_INSIDE = 20            # ... and, after them, pairs inside the cards read already
+SURE_INSIDE = 0.97         # such a pair names a card only this surely, at least (the picture
+#                            of a court read already, or another card's index half under it,
+#                            otherwise named cards on the rendered busy scenes)
 INK = 28                   # grey levels of ink below the paper round it (black-hat), at least
 PAPER = 0.55               # paper round the ink at least this share of the frame's whitest
 MAX_SATURATION = 80        # ... and this colourless (HSV saturation of the local white)
@@ -106,7 +114,7 @@ class IndexCard:
     ten: bool
 
 
-def _glyphs(frame: np.ndarray, skip: list[np.ndarray]) -> tuple[list[_Glyph], np.ndarray]:
+def _glyphs(frame: np.ndarray) -> tuple[list[_Glyph], np.ndarray]:
     """Ink marks on card paper: dark or red blobs (each pixel's darkest channel) well below
     the light round them (black-hat), where that light is bright and colourless; and that
     paper (a mask, 1 on paper, its ink included)."""
@@ -122,8 +130,6 @@ def _glyphs(frame: np.ndarray, skip: list[np.ndarray]) -> tuple[list[_Glyph], np
     mask = ((ink >= INK) & paper).astype(np.uint8)
     paper_mask = paper.astype(np.uint8)
     mask |= _holes(paper_mask)
-    for quad in skip:
-        cv2.fillConvexPoly(mask, np.round(quad).astype(np.int32), 0)
     count, labels, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
     out = []
     for i in range(1, count):
@@ -210,6 +216,8 @@ def _pairs(glyphs: list[_Glyph]) -> list[_Index]:
                     rank, ten = np.concatenate([rank, other.points]), True
                     break
             out.append(_Index(rank, down.astype(np.float32), right, ten))
+            if ten:   # and the glyph alone (a king beside the next card's nine in a fan)
+                out.append(_Index(top.points, down.astype(np.float32), right, False))
     out.sort(key=lambda p: -_rank_height(p))
     return out
 
@@ -259,10 +267,14 @@ def _scales(index: _Index, card_px: tuple[float, float] | None) -> list[list[flo
 
 def read_indices(frame: np.ndarray, skip: list[np.ndarray],
                  card_px: tuple[float, float] | None) -> list[IndexCard]:
-    """The sure index corners on card paper outside `skip` (cards already read), each laid
-    as a card (see the module's docstring)."""
-    glyphs, paper = _glyphs(frame, skip)
-    pairs = _pairs(glyphs)[:MAX_PAIRS]
+    """The sure index corners on card paper, those inside `skip` (the cards read already)
+    last, each laid as a card (see the module's docstring)."""
+    glyphs, paper = _glyphs(frame)
+    every = _pairs(glyphs)
+    inside = [_within(pair, skip) for pair in every]
+    pairs = [p for p, i in zip(every, inside, strict=True) if not i][:MAX_PAIRS]
+    outside = len(pairs)
+    pairs += [p for p, i in zip(every, inside, strict=True) if i][:MAX_INSIDE]
     if not pairs:
         return []
     reader = corner_reader()
@@ -282,7 +294,8 @@ def read_indices(frame: np.ndarray, skip: list[np.ndarray],
         named = [r.ranked_cards(1)[0][0] if r.names_card else None for r in readings]
         best = max(range(len(readings)), key=lambda k: readings[k].confidence)
         card = named[best]
-        if card is None or readings[best].confidence < reader.abstain_below:
+        if card is None or readings[best].confidence < (
+                reader.abstain_below if i < outside else max(reader.abstain_below, SURE_INSIDE)):
             continue
         # one size is not enough: another is as sure of the card, none names another, and
         # the index read at its own size and at the frame's cards' size names it surely
@@ -299,6 +312,14 @@ def read_indices(frame: np.ndarray, skip: list[np.ndarray],
         if _on_paper(paper, laid.corners) >= ON_PAPER:
             found.append(laid)   # else laid off the card: over the ground, not other cards
     return _one_per_index(found, card_px)
+
+
+def _within(pair: _Index, quads: list[np.ndarray]) -> bool:
+    """Whether a pair's rank lies inside one of `quads` (the cards read already)."""
+    middle = pair.rank.mean(axis=0)
+    point = (float(middle[0]), float(middle[1]))
+    return any(cv2.pointPolygonTest(q.reshape(-1, 1, 2).astype(np.float32), point, False) >= 0
+               for q in quads)
 
 
 def _on_paper(paper: np.ndarray, corners: np.ndarray) -> float:
@@ -386,12 +407,13 @@ def _upside_down(f: IndexCard, g: IndexCard) -> bool:
 
 
 def _wrongly_joined(f: IndexCard, g: IndexCard) -> bool:
-    """Whether f and g name the same card from the same ink, f's rank two glyphs taken as a
-    "10" and g's one of them, or the other way round, and the card says f is wrong (a
-    queen's index beside the next card's king in a fan read as one "10" names the queen,
-    laid from the wrong place)."""
-    return f.card == g.card and f.ten != g.ten and f.ten != (f.card.rank == Rank.TEN) \
-        and float(np.linalg.norm(f.index - g.index)) < max(f.rank_px, g.rank_px)
+    """Whether f is wrong beside g, read from the same ink, one rank two glyphs taken as a
+    "10" and the other one of them: f is the "10" and names no ten (a king's index beside
+    the next card's nine in a fan, named the king and laid from the wrong place, while the
+    nine alone names the nine), or f is the one glyph and names the same ten as g."""
+    if f.ten == g.ten or float(np.linalg.norm(f.index - g.index)) >= max(f.rank_px, g.rank_px):
+        return False
+    return f.card.rank != Rank.TEN if f.ten else f.card == g.card and f.card.rank == Rank.TEN
 
 
 def _resized(f: IndexCard, width: float, length: float) -> IndexCard:
