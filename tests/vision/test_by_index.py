@@ -9,8 +9,17 @@ import cv2
 import numpy as np
 import pytest
 
-from table.rules import Card
-from vision.busy import OVERLAP, Laid, borderless, busy_scene, index_centres, jumbo_index
+from table.rules import Card, Rank
+from vision.busy import (
+    OVERLAP,
+    TRAINING_DECKS,
+    Laid,
+    borderless,
+    busy_scene,
+    index_centres,
+    jumbo_index,
+    training_decks,
+)
 from vision.by_index import read_indices
 from vision.detect import Detection, _with_index_cards, find_cards
 from vision.faces import load_deck
@@ -233,3 +242,44 @@ def test_two_indices_side_by_side_in_a_fan_are_not_one_ten(
     found = [f.card for f in read_indices(_render(faces, laid[::-1]), [], None)]
     assert len(found) == len(set(found))
     assert set(found) <= {item.card for item in laid}
+
+
+@pytest.mark.parametrize(("deck", "names", "spread"),
+                         [("svg-standard", ("KS", "9S", "JH"), 0.22),
+                          ("svg-jolly-royal", ("AC", "10D", "QS"), 0.3),
+                          ("svg-ancient-egyptians", ("AC", "10D", "QS"), 0.3),
+                          ("svg-ancient-egyptians", ("9D", "KH", "QC"), 0.25)])
+def test_a_fan_read_by_its_bottom_cards_outline_shows_the_cards_over_it(
+        deck: str, names: tuple[str, str, str], spread: float) -> None:
+    """The outline read is that of the card under the others in a fan, so it holds their
+    indices: those are read too, and every card of the fan is named once (before, the cards
+    over it were lost, their indices inside a card read already; or a king's index beside
+    the next card's nine, read as one "10", named the king and hid the nine)."""
+    faces = {card: borderless(face) for card, face in load_deck(deck).items()}
+    length = 260.0
+    width = length * 63 / 88
+    laid = [Laid(Card.parse(name), _card((230 + k * spread * width, 360), length, -0.3))
+            for k, name in enumerate(names)]
+    frame = _render(faces, laid[::-1])
+    bottom = laid[0]
+    sure = Reading(bottom.card, 0.99, ((bottom.card, 0.99),))
+    out = [d.reading.card for d in _with_index_cards(frame, [Detection(bottom.corners, sure)])]
+    assert len(out) == len(laid) and set(out) == {item.card for item in laid}
+
+
+def test_a_court_read_by_its_outline_names_no_other_card() -> None:
+    """Every court of the training decks, read by its outline: the ink inside it (its own
+    indices, its picture) names no other card (the Egyptian jacks' pictures were read as
+    kings at under SURE_INSIDE)."""
+    decks = training_decks()
+    assert set(decks) == set(TRAINING_DECKS)
+    for name, deck in sorted(decks.items()):
+        for card, face in deck.items():
+            if card.rank not in (Rank.JACK, Rank.QUEEN, Rank.KING):
+                continue
+            for length, turn in ((260.0, 0.4), (200.0, -1.0)):
+                item = Laid(card, _card((360, 360), length, turn))
+                sure = Reading(card, 0.99, ((card, 0.99),))
+                out = _with_index_cards(_render({card: face}, [item]),
+                                        [Detection(item.corners, sure)])
+                assert [d.reading.card for d in out] == [card], (name, card, length)
