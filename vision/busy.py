@@ -23,6 +23,8 @@ import numpy as np
 
 from table.rules import Card
 
+from .quads import holds
+
 TEXTURES = ("noise", "stripes", "wood", "blotches", "carpet", "weave", "zigzag", "checks",
             "floral", "asphalt")
 LAYOUTS = ("apart", "fan", "pile", "pair")   # drawn at random when no layout is asked for
@@ -412,8 +414,6 @@ def index_centres(laid: list[Laid]) -> list[list[tuple[float, float]]]:
         c = item.corners
         across, down = c[1] - c[0], c[3] - c[0]
         both = [c[0] + 0.09 * across + 0.13 * down, c[2] - 0.09 * across - 0.13 * down]
-        shown = [p for p in both if not any(
-            cv2.pointPolygonTest(o.corners.reshape(-1, 1, 2), (float(p[0]), float(p[1])),
-                                 False) >= 0 for o in laid[:i])]
+        shown = [p for p in both if not any(holds(o.corners, p) for o in laid[:i])]
         out.append([(float(p[0]), float(p[1])) for p in shown])
     return out

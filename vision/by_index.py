@@ -1,4 +1,4 @@
-"""Cards found by their printed index: `read_indices(frame, skip, card_px) -> [IndexCard]`
+"""Cards found by their printed index: `read_indices(frame, read, card_px) -> [IndexCard]`
 (find_cards takes them in: vision.detect).
 
 A card under others in a fan, a pile or a meld row often shows nothing but one index corner,
@@ -54,7 +54,7 @@ from .corners import (
     corner_reader,
     heads_log_p,
 )
-from .quads import CARD_ASPECT, side_lengths
+from .quads import CARD_ASPECT, holds, side_lengths
 from .reading import Reading
 
 CARD_MM = (63.0, 88.0)
@@ -265,13 +265,13 @@ def _scales(index: _Index, card_px: tuple[float, float] | None) -> list[list[flo
     return [[base * size for size in SIZES] for base in bases]
 
 
-def read_indices(frame: np.ndarray, skip: list[np.ndarray],
+def read_indices(frame: np.ndarray, read: list[np.ndarray],
                  card_px: tuple[float, float] | None) -> list[IndexCard]:
-    """The sure index corners on card paper, those inside `skip` (the cards read already)
+    """The sure index corners on card paper, those inside `read` (the cards read already)
     last, each laid as a card (see the module's docstring)."""
     glyphs, paper = _glyphs(frame)
     every = _pairs(glyphs)
-    inside = [_within(pair, skip) for pair in every]
+    inside = [_within(pair, read) for pair in every]
     pairs = [p for p, i in zip(every, inside, strict=True) if not i][:MAX_PAIRS]
     outside = len(pairs)
     pairs += [p for p, i in zip(every, inside, strict=True) if i][:MAX_INSIDE]
@@ -317,9 +317,7 @@ def read_indices(frame: np.ndarray, skip: list[np.ndarray],
 def _within(pair: _Index, quads: list[np.ndarray]) -> bool:
     """Whether a pair's rank lies inside one of `quads` (the cards read already)."""
     middle = pair.rank.mean(axis=0)
-    point = (float(middle[0]), float(middle[1]))
-    return any(cv2.pointPolygonTest(q.reshape(-1, 1, 2).astype(np.float32), point, False) >= 0
-               for q in quads)
+    return any(holds(q, middle) for q in quads)
 
 
 def _on_paper(paper: np.ndarray, corners: np.ndarray) -> float:

@@ -53,6 +53,7 @@ from .quads import (
     CARD_ASPECT,
     PAIR_AREA,
     guarded,
+    holds,
     log,
     order_corners,
     side_lengths,
@@ -452,9 +453,7 @@ def card_outlines(frame: np.ndarray, min_area_share: float = 0.002,
     # With no cloth to go by (a photo on a busy background), a card is also whatever is light
     # and colourless by the frame's own split of dark from light.
     for quad in outlines_in_mask(plain, scale, min_area_share):
-        middle = quad.mean(axis=0).reshape(1, 1, 2)
-        if not any(cv2.pointPolygonTest(q.reshape(-1, 1, 2), middle[0, 0].tolist(), False) >= 0
-                   for q in found):
+        if not any(holds(q, quad.mean(axis=0)) for q in found):
             found.append(quad)
     if edges:
         # On a busy ground an outline by the white may be a patch of the ground or two cards
@@ -825,8 +824,7 @@ def _with_index_cards(frame: np.ndarray, found: list[Detection]) -> list[Detecti
                for d in out):
             continue   # read already, by its outline or by another index of it (the surer)
         holder = next((i for i, d in enumerate(out) if d.reading.card is None
-                       and cv2.pointPolygonTest(d.corners.reshape(-1, 1, 2),
-                                                card.index.tolist(), False) >= 0
+                       and holds(d.corners, card.index)
                        and _agrees(d.corners, card)), None)
         if holder is not None:
             log.debug("an unread outline took the reading of the index it holds")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 import cv2
@@ -27,6 +27,12 @@ def side_lengths(quad: np.ndarray) -> list[float]:
     costs more than it saves on four points.)"""
     pts = quad.reshape(4, 2).tolist()
     return [math.dist(pts[i], pts[(i + 1) % 4]) for i in range(4)]
+
+
+def holds(quad: np.ndarray, point: np.ndarray | Sequence[float]) -> bool:
+    """Whether a point (x, y) lies inside a quad or on its edge."""
+    return cv2.pointPolygonTest(quad.reshape(-1, 1, 2).astype(np.float32),
+                                (float(point[0]), float(point[1])), False) >= 0
 
 
 def order_corners(quad: np.ndarray) -> np.ndarray:

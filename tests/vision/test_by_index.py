@@ -23,6 +23,7 @@ from vision.busy import (
 from vision.by_index import read_indices
 from vision.detect import Detection, _with_index_cards, find_cards
 from vision.faces import load_deck
+from vision.quads import holds
 from vision.reading import Reading
 
 Faces = dict[Card, np.ndarray]
@@ -59,8 +60,9 @@ def _render(faces: Faces, laid: list[Laid], size: tuple[int, int] = (720, 720)) 
     return cv2.GaussianBlur(frame, (0, 0), 0.7)
 
 
-def _holds(quad: np.ndarray, point: tuple[float, float]) -> bool:
-    return cv2.pointPolygonTest(quad.reshape(-1, 1, 2).astype(np.float32), point, False) >= 0
+def _sure(card: Card) -> Reading:
+    """A sure reading of `card` (as of an outline read)."""
+    return Reading(card, 0.99, ((card, 0.99),))
 
 
 def _near(quad: np.ndarray, truth: np.ndarray, share: float) -> bool:
@@ -96,7 +98,7 @@ def test_a_card_showing_only_its_index_is_found_and_read(faces: Faces) -> None:
     found = find_cards(frame)
     named = [d for d in found if d.reading.card == queen.card]
     assert len(named) == 1
-    assert _holds(named[0].corners, shown[-1][0])
+    assert holds(named[0].corners, shown[-1][0])
     assert _near(named[0].corners, queen.corners, 0.2)
     cards = [d.reading.card for d in found if d.reading.card is not None]
     assert len(cards) == len(set(cards))
@@ -216,8 +218,7 @@ def test_an_unread_outline_of_a_bigger_jumbo_card_takes_its_index(
     jumbo = Laid(card, _card((430, 420), 180 * bigger, -0.5))
     frame = _render({small.card: faces[small.card], card: jumbo_index(faces[card], times)},
                     [small, jumbo])
-    sure = Reading(small.card, 0.99, ((small.card, 0.99),))
-    out = _with_index_cards(frame, [Detection(small.corners, sure),
+    out = _with_index_cards(frame, [Detection(small.corners, _sure(small.card)),
                                     Detection(jumbo.corners.copy(), Reading(None, 0.0))])
     assert [d.reading.card for d in out] == [small.card, card]
     assert np.array_equal(out[1].corners, jumbo.corners)
@@ -262,8 +263,8 @@ def test_a_fan_read_by_its_bottom_cards_outline_shows_the_cards_over_it(
             for k, name in enumerate(names)]
     frame = _render(faces, laid[::-1])
     bottom = laid[0]
-    sure = Reading(bottom.card, 0.99, ((bottom.card, 0.99),))
-    out = [d.reading.card for d in _with_index_cards(frame, [Detection(bottom.corners, sure)])]
+    found = _with_index_cards(frame, [Detection(bottom.corners, _sure(bottom.card))])
+    out = [d.reading.card for d in found]
     assert len(out) == len(laid) and set(out) == {item.card for item in laid}
 
 
@@ -279,7 +280,6 @@ def test_a_court_read_by_its_outline_names_no_other_card() -> None:
                 continue
             for length, turn in ((260.0, 0.4), (200.0, -1.0)):
                 item = Laid(card, _card((360, 360), length, turn))
-                sure = Reading(card, 0.99, ((card, 0.99),))
                 out = _with_index_cards(_render({card: face}, [item]),
-                                        [Detection(item.corners, sure)])
+                                        [Detection(item.corners, _sure(card))])
                 assert [d.reading.card for d in out] == [card], (name, card, length)
