@@ -19,7 +19,7 @@ it was trained and calibrated on.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -97,6 +97,16 @@ class CornerReading:
     def confidence(self) -> float:
         """Probability that the best rank and the best suit are both right."""
         return float(self.rank.max() * self.suit.max())
+
+    def without(self, ranks: Collection[int]) -> CornerReading:
+        """This reading told that the card is of none of `ranks` (int(Rank)): their
+        probability shared out over the other ranks in proportion (Bayes' rule)."""
+        if not ranks:
+            return self
+        rank = self.rank.copy()
+        rank[list(ranks)] = 0.0
+        total = float(rank.sum())
+        return CornerReading(rank / total, self.suit) if total > 0 else self
 
     def ranked_cards(self, count: int = 2) -> list[tuple[int, float]]:
         """The likeliest pinochle cards (index, probability), best first."""

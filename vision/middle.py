@@ -17,7 +17,8 @@ model):
   of a nine or a ten is vetoed when it finds pips less likely than `veto_below`. (Its word on
   court cards is not used: a cartoon king without a frame looks like pips to it, a crown alone
   like an ace.)
-Both run on the READ_SIZE portrait card (vision.index), through OpenCV alone.
+Both run on the READ_SIZE portrait card (vision.index), through OpenCV alone. `ruled_out`
+gives every rank a middle rules out: vision.reading also firms up an unsure reading with it.
 """
 
 
@@ -123,6 +124,14 @@ class MiddleCheck:
         if kind_of(rank) == PIPS:
             return pips_likely < self.veto_below or (rank == Rank.NINE and pips >= TEN_PIPS)
         return pips >= self.pip_rows
+
+    def ruled_out(self, card: np.ndarray) -> frozenset[int]:
+        """The ranks (int(Rank)) the middle of a READ_SIZE card rules out, both looks taken."""
+        return self.ruled_out_by(float(self.kinds([card])[0, PIPS]), pip_count(card))
+
+    def ruled_out_by(self, pips_likely: float, pips: int) -> frozenset[int]:
+        """The ranks (int(Rank)) a middle rules out, from both looks (see `rules_out`)."""
+        return frozenset(int(r) for r in Rank if self.rules_out(int(r), pips_likely, pips))
 
     def allows(self, card: np.ndarray, rank: int) -> bool:
         """Whether the middle of a READ_SIZE card leaves a reading of `rank` standing (only the

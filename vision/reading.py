@@ -3,10 +3,11 @@
 The corner reader (corners.py), a small network trained on many deck designs, reads both index
 corners; when it is sure (its calibrated threshold) and the middle of the face does not rule its
 rank out (middle.py: rows of pips, a picture or one ace pip), its card is the reading
-(`corner_card`). When it is not, a
-deck profile's stored corners have the second word: those of the built-in kdegames decks may
-only confirm the card the network leans to; an enrolled or learned deck, when one is given, is
-asked every time and its sure reading wins.
+(`corner_card`). An unsure reading is firmed up by the middle: the ranks it rules out are set
+aside, and the corners' likeliest card is named if that makes it sure (`settled`). When it is
+still unsure, a deck profile's stored corners have the second word: those of the built-in
+kdegames decks may only confirm the card the network leans to; an enrolled or learned deck,
+when one is given, is asked every time and its sure reading wins.
 The profile's reading:
 a fast matcher (matcher.py) shortlists the likeliest cards from both index corners; then each
 shortlisted card's stored corners are slid over the card's corners (templates.py), and the best
@@ -19,6 +20,7 @@ holds them.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 import cv2
@@ -84,15 +86,32 @@ class CornerCard:
 def corner_card(card: np.ndarray, middle: bool = True) -> CornerCard:
     """The corner reader's reading of a READ_SIZE portrait card: the card it names if it is
     confident enough (its calibrated threshold) and, with `middle`, of a rank the middle of
-    the face does not rule out."""
+    the face does not rule out; an unsure reading is firmed up by the middle (`settled`)."""
     reader = corner_reader()
     seen = reader.read(card)
-    if not seen.names_card or seen.confidence < reader.abstain_below:
+    if not seen.names_card:
         return CornerCard(seen, None)
     named = Card.from_index(seen.ranked_cards(1)[0][0])
-    if middle and not middle_check().allows(card, int(named.rank)):
-        return CornerCard(seen, None, named)
-    return CornerCard(seen, named)
+    if seen.confidence >= reader.abstain_below:
+        if middle and not middle_check().allows(card, int(named.rank)):
+            return CornerCard(seen, None, named)
+        return CornerCard(seen, named)
+    if middle:
+        firm = settled(seen, middle_check().ruled_out(card))
+        if firm is not None and firm.confidence >= reader.abstain_below:
+            return CornerCard(firm, named)
+    return CornerCard(seen, None)
+
+
+def settled(seen: CornerReading, ruled_out: Collection[int]) -> CornerReading | None:
+    """The corners' reading given what the middle of the face rules out (`ruled_out`, ranks
+    as int(Rank)): those ranks set aside, their probability shared out over the rest; None
+    when the middle rules out the rank the corners lean to most. The corners' likeliest card
+    stays the likeliest: the middle only makes it surer (a Bicycle jumbo nine's rank read half
+    as a queen, beside nine pips in rows), it never names a card the corners did not choose."""
+    if seen.best[0] in ruled_out:
+        return None
+    return seen.without(ruled_out)
 
 
 def read_card(card: np.ndarray, deck: DeckProfile | None = None) -> Reading:

@@ -1,7 +1,7 @@
 """The middle check (vision/middle.py): what a face's middle shows (pips counted in rows, the
 network's pips / picture / one ace pip) on stored straightened cards, no veto when another card
-lies over it, and its veto in vision.reading.corner_card; its training script end to end on a
-tiny budget."""
+lies over it, its veto in vision.reading.corner_card and how it firms up an unsure reading
+there; its training script end to end on a tiny budget."""
 
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ import cv2
 import numpy as np
 import pytest
 
-from table.rules import Card, Rank
+from table.rules import Card, Rank, Suit
 from vision import reading
+from vision.corners import OTHER_RANK, RANKS, SUITS, CornerReading, corner_reader
 from vision.index import READ_H, READ_W, to_portrait
 from vision.middle import (
     ACE,
@@ -163,6 +164,53 @@ def test_a_vetoed_reading_abstains(standard_crops: dict[Card, np.ndarray],
     vetoed = reading.corner_card(card)
     assert vetoed.card is None and vetoed.vetoed == Card.parse("9C")
     assert reading.corner_card(card, middle=False).card == Card.parse("9C")
+
+
+class _Unsure:
+    """A corner reader that reads every card as `seen`, with the shipped threshold."""
+
+    def __init__(self, seen: CornerReading) -> None:
+        self.seen, self.abstain_below = seen, corner_reader().abstain_below
+
+    def read(self, card: np.ndarray) -> CornerReading:
+        return self.seen
+
+
+def _leaning(first: Rank, second: Rank, suit: Suit) -> CornerReading:
+    """A reading of both corners half for `first`, 0.4 for `second`: unsure."""
+    rank = np.zeros(RANKS)
+    rank[[int(first), int(second), OTHER_RANK]] = 0.5, 0.4, 0.1
+    suits = np.zeros(SUITS)
+    suits[suit.index] = 1.0
+    return CornerReading(rank, suits)
+
+
+def test_the_middle_firms_up_an_unsure_reading() -> None:
+    seen = _leaning(Rank.NINE, Rank.QUEEN, Suit.parse("C"))
+    pips = frozenset(int(r) for r in (Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE))
+    firm = reading.settled(seen, pips)
+    assert firm is not None and firm.best == seen.best
+    assert firm.confidence == pytest.approx(0.5 / 0.6)
+    assert reading.settled(seen, frozenset()) == seen
+    # the middle never names a card the corners did not lean to most
+    assert reading.settled(_leaning(Rank.QUEEN, Rank.NINE, Suit.parse("C")), pips) is None
+
+
+def test_an_unsure_nine_is_named_over_nine_pips_and_not_over_a_picture(
+        standard_crops: dict[Card, np.ndarray], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A corner read half as a nine, 0.4 as a queen (a Bicycle jumbo nine's rank): the middle
+    of a nine (pips in rows: no court card, no ace) makes it sure; a queen's picture (no pips)
+    rules the nine out, and the reading stays unsure."""
+    nine, queen = (to_portrait(standard_crops[Card.parse(c)]) for c in ("9C", "QC"))
+    assert pip_count(nine) >= middle_check().pip_rows
+    monkeypatch.setattr(reading, "corner_reader",
+                        lambda: _Unsure(_leaning(Rank.NINE, Rank.QUEEN, Suit.parse("C"))))
+    assert reading.corner_card(nine).card == Card.parse("9C")
+    assert reading.corner_card(queen).card is None
+    assert reading.corner_card(nine, middle=False).card is None
+    monkeypatch.setattr(reading, "corner_reader",
+                        lambda: _Unsure(_leaning(Rank.QUEEN, Rank.NINE, Suit.parse("C"))))
+    assert reading.corner_card(nine).card is None
 
 
 def test_training_runs_end_to_end_on_a_tiny_budget(tmp_path: Path) -> None:

@@ -7,8 +7,8 @@
    a thumb or a face of a training deck (as in a trick or a meld row), set how the two corners
    are pooled (vision.corners.pool: the `independence` and `hidden` that read the most of them
    right, each corner read at `--zooms`) and the abstain threshold: the lowest confidence above
-   every wrong reading that the middle check (vision/middle.py) leaves standing (`--no-middle`:
-   every wrong reading), as vision.reading.corner_card reads.
+   every wrong reading, firmed up or ruled out by the middle check (vision/middle.py) as
+   vision.reading.corner_card reads (`--no-middle`: every wrong reading, as the corners read).
 4. The network is written as ONNX with a JSON beside it (threshold, pooling, seed, designs and
    where they came from), and checked: cv2.dnn must give JAX's logits.
 With `--ensemble DIR...`, networks trained apart (`--out DIR`, another `--seed` or `--channels`)
@@ -33,6 +33,7 @@ import numpy as np
 
 from vision.corners import META, MODEL, CornerReader, combine
 from vision.middle import PIPS, MiddleCheck, middle_check, pip_count
+from vision.reading import settled
 
 from . import camera, convnet, github_decks, model, samples
 from . import designs as design_list
@@ -106,14 +107,22 @@ def middles(check: MiddleCheck, cards: np.ndarray) -> tuple[np.ndarray, np.ndarr
     return likely, np.array([pip_count(c) for c in cards])
 
 
-def vetoed(named: np.ndarray, conf: np.ndarray, check: MiddleCheck,
-           looks: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """Readings (`readings`) with those whose rank the middle rules out (`looks`: `middles`)
-    made unsure: confidence 0."""
-    conf = conf.copy()
-    for i, card in enumerate(named):   # a card index is suit * 6 + rank
-        if card >= 0 and check.rules_out(int(card) % 6, looks[0][i], looks[1][i]):
-            conf[i] = 0.0
+def settled_by_middle(log_p: np.ndarray, independence: float, hidden: float,
+                      check: MiddleCheck, looks: tuple[np.ndarray, np.ndarray]
+                      ) -> tuple[np.ndarray, np.ndarray]:
+    """Readings (`readings`) given what the middle rules out (`looks`: `middles`), as
+    vision.reading.corner_card reads: a card whose rank it rules out made unsure (confidence
+    0), any other firmed up (vision.reading.settled). (A sure reading stays sure and names the
+    same card either way, so its firmer confidence decides nothing at the threshold.)"""
+    named, conf = np.full(len(log_p), -1), np.zeros(len(log_p))
+    for i, pair in enumerate(log_p):
+        read = combine(pair, independence, hidden)
+        if not read.names_card:
+            conf[i] = read.confidence
+            continue
+        named[i] = read.ranked_cards(1)[0][0]
+        firm = settled(read, check.ruled_out_by(float(looks[0][i]), int(looks[1][i])))
+        conf[i] = 0.0 if firm is None else firm.confidence
     return named, conf
 
 
@@ -230,9 +239,8 @@ def main(argv: list[str] | None = None) -> int:
     looks = middles(middle, np.concatenate([cards, covered])) if middle is not None else None
     choices = []
     for independence, hidden in POOLING:
-        read = readings(log_p, independence, hidden)
-        if middle is not None and looks is not None:
-            read = vetoed(*read, middle, looks)
+        read = readings(log_p, independence, hidden) if middle is None or looks is None \
+            else settled_by_middle(log_p, independence, hidden, middle, looks)
         threshold = calibrate(*read, every)
         choices.append((figures(*read, every, threshold)["correct"], -independence, -hidden,
                         threshold, read))
