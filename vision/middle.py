@@ -17,8 +17,8 @@ model):
   of a nine or a ten is vetoed when it finds pips less likely than `veto_below`. (Its word on
   court cards is not used: a cartoon king without a frame looks like pips to it, a crown alone
   like an ace.)
-Both run on the READ_SIZE portrait card (vision.index), through OpenCV alone. `ruled_out`
-gives every rank a middle rules out: vision.reading also firms up an unsure reading with it.
+Both run on the READ_SIZE portrait card (vision.index), through OpenCV alone. Pips in rows
+(`shows_pips`) also firm up an unsure reading of a nine or a ten in vision.reading.
 """
 
 
@@ -46,6 +46,11 @@ INDEX_W, INDEX_H = 22, 60
 DATA = Path(__file__).resolve().parent / "data"
 MODEL = DATA / "middle_check.onnx"
 META = DATA / "middle_check.json"
+
+
+def not_pips() -> frozenset[int]:
+    """The ranks (int(Rank)) whose middle shows no pips: the court cards and the ace."""
+    return frozenset(int(r) for r in Rank if kind_of(int(r)) != PIPS)
 
 
 def kind_of(rank: int) -> int:
@@ -125,13 +130,11 @@ class MiddleCheck:
             return pips_likely < self.veto_below or (rank == Rank.NINE and pips >= TEN_PIPS)
         return pips >= self.pip_rows
 
-    def ruled_out(self, card: np.ndarray) -> frozenset[int]:
-        """The ranks (int(Rank)) the middle of a READ_SIZE card rules out, both looks taken."""
-        return self.ruled_out_by(float(self.kinds([card])[0, PIPS]), pip_count(card))
-
-    def ruled_out_by(self, pips_likely: float, pips: int) -> frozenset[int]:
-        """The ranks (int(Rank)) a middle rules out, from both looks (see `rules_out`)."""
-        return frozenset(int(r) for r in Rank if self.rules_out(int(r), pips_likely, pips))
+    def shows_pips(self, card: np.ndarray) -> bool:
+        """Whether the middle of a READ_SIZE card shows pips in rows (`pip_rows` or more, nearly
+        all its ink): no court card's and no ace's. (Measured, unlike the network's word, which
+        takes another card's picture lying over the middle for this card's.)"""
+        return pip_count(card) >= self.pip_rows
 
     def allows(self, card: np.ndarray, rank: int) -> bool:
         """Whether the middle of a READ_SIZE card leaves a reading of `rank` standing (only the

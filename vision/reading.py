@@ -3,8 +3,8 @@
 The corner reader (corners.py), a small network trained on many deck designs, reads both index
 corners; when it is sure (its calibrated threshold) and the middle of the face does not rule its
 rank out (middle.py: rows of pips, a picture or one ace pip), its card is the reading
-(`corner_card`). An unsure reading is firmed up by the middle: the ranks it rules out are set
-aside, and the corners' likeliest card is named if that makes it sure (`settled`). When it is
+(`corner_card`). An unsure reading beside pips in rows is firmed up: the court cards and the
+ace set aside, the corners' likeliest card is named if that makes it sure (`settled`). When it is
 still unsure, a deck profile's stored corners have the second word: those of the built-in
 kdegames decks may only confirm the card the network leans to; an enrolled or learned deck,
 when one is given, is asked every time and its sure reading wins.
@@ -30,7 +30,7 @@ from table.rules import Card
 
 from .corners import CornerReading, corner_reader
 from .index import STORE_H, STORE_W, corner_windows, to_portrait
-from .middle import middle_check
+from .middle import middle_check, not_pips
 from .profile import DeckProfile, builtin_profile
 from .templates import WINDOW_H, WINDOW_W, Middles, Seen, Templates
 
@@ -86,7 +86,7 @@ class CornerCard:
 def corner_card(card: np.ndarray, middle: bool = True) -> CornerCard:
     """The corner reader's reading of a READ_SIZE portrait card: the card it names if it is
     confident enough (its calibrated threshold) and, with `middle`, of a rank the middle of
-    the face does not rule out; an unsure reading is firmed up by the middle (`settled`)."""
+    the face does not rule out; an unsure one is firmed up by pips in rows there (`settled`)."""
     reader = corner_reader()
     seen = reader.read(card)
     if not seen.names_card:
@@ -96,18 +96,18 @@ def corner_card(card: np.ndarray, middle: bool = True) -> CornerCard:
         if middle and not middle_check().allows(card, int(named.rank)):
             return CornerCard(seen, None, named)
         return CornerCard(seen, named)
-    if middle:
-        firm = settled(seen, middle_check().ruled_out(card))
+    if middle and middle_check().shows_pips(card):
+        firm = settled(seen, not_pips())
         if firm is not None and firm.confidence >= reader.abstain_below:
             return CornerCard(firm, named)
     return CornerCard(seen, None)
 
 
 def settled(seen: CornerReading, ruled_out: Collection[int]) -> CornerReading | None:
-    """The corners' reading given what the middle of the face rules out (`ruled_out`, ranks
-    as int(Rank)): those ranks set aside, their probability shared out over the rest; None
-    when the middle rules out the rank the corners lean to most. The corners' likeliest card
-    stays the likeliest: the middle only makes it surer (a Bicycle jumbo nine's rank read half
+    """The corners' reading given ranks the middle of the face rules out (`ruled_out`, as
+    int(Rank)): those set aside, their probability shared out over the rest; None when the
+    rank the corners lean to most is among them. The corners' likeliest card stays the
+    likeliest: the middle only makes it surer (a Bicycle jumbo-index nine, its rank read half
     as a queen, beside nine pips in rows), it never names a card the corners did not choose."""
     if seen.best[0] in ruled_out:
         return None

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from vision.corners import META, MODEL, CornerReader, combine
-from vision.middle import PIPS, MiddleCheck, middle_check, pip_count
+from vision.middle import PIPS, MiddleCheck, middle_check, not_pips, pip_count
 from vision.reading import settled
 
 from . import camera, convnet, github_decks, model, samples
@@ -110,10 +110,10 @@ def middles(check: MiddleCheck, cards: np.ndarray) -> tuple[np.ndarray, np.ndarr
 def settled_by_middle(log_p: np.ndarray, independence: float, hidden: float,
                       check: MiddleCheck, looks: tuple[np.ndarray, np.ndarray]
                       ) -> tuple[np.ndarray, np.ndarray]:
-    """Readings (`readings`) given what the middle rules out (`looks`: `middles`), as
-    vision.reading.corner_card reads: a card whose rank it rules out made unsure (confidence
-    0), any other firmed up (vision.reading.settled). (A sure reading stays sure and names the
-    same card either way, so its firmer confidence decides nothing at the threshold.)"""
+    """Readings (`readings`) given the middle (`looks`: `middles`), as vision.reading.corner_card
+    reads: a card whose rank it rules out made unsure (confidence 0), any other firmed up by
+    pips in rows (vision.reading.settled). (A sure reading stays sure and names the same card
+    either way, so its firmer confidence decides nothing at the threshold.)"""
     named, conf = np.full(len(log_p), -1), np.zeros(len(log_p))
     for i, pair in enumerate(log_p):
         read = combine(pair, independence, hidden)
@@ -121,8 +121,11 @@ def settled_by_middle(log_p: np.ndarray, independence: float, hidden: float,
             conf[i] = read.confidence
             continue
         named[i] = read.ranked_cards(1)[0][0]
-        firm = settled(read, check.ruled_out_by(float(looks[0][i]), int(looks[1][i])))
-        conf[i] = 0.0 if firm is None else firm.confidence
+        if check.rules_out(int(named[i]) % 6, float(looks[0][i]), int(looks[1][i])):
+            continue   # vetoed
+        if looks[1][i] >= check.pip_rows:   # pips in rows: no court card, no ace
+            read = settled(read, not_pips()) or read
+        conf[i] = read.confidence
     return named, conf
 
 
