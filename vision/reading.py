@@ -92,15 +92,16 @@ def corner_card(card: np.ndarray, middle: bool = True) -> CornerCard:
     if not seen.names_card:
         return CornerCard(seen, None)
     named = Card.from_index(seen.ranked_cards(1)[0][0])
-    if seen.confidence >= reader.abstain_below:
-        if middle and not middle_check().allows(card, int(named.rank)):
-            return CornerCard(seen, None, named)
-        return CornerCard(seen, named)
-    if middle and middle_check().shows_pips(card):
-        firm = settled(seen, not_pips())
-        if firm is not None and firm.confidence >= reader.abstain_below:
-            return CornerCard(firm, named)
-    return CornerCard(seen, None)
+    if seen.confidence < reader.abstain_below:
+        firm = settled(seen, not_pips()) if middle and middle_check().shows_pips(card) else None
+        if firm is None or firm.confidence < reader.abstain_below:
+            return CornerCard(seen, None)
+        seen = firm
+    # a sure reading, firmed up or not, is checked by the whole middle (a nine whose middle
+    # counts a ten's pips, a ten or nine whose middle the network finds no pips in)
+    if middle and not middle_check().allows(card, int(named.rank)):
+        return CornerCard(seen, None, named)
+    return CornerCard(seen, named)
 
 
 def settled(seen: CornerReading, ruled_out: Collection[int]) -> CornerReading | None:

@@ -200,13 +200,17 @@ def test_an_unsure_nine_is_named_over_nine_pips_and_not_over_a_picture(
         standard_crops: dict[Card, np.ndarray], monkeypatch: pytest.MonkeyPatch) -> None:
     """A corner read half as a nine, 0.4 as a queen (a Bicycle jumbo nine's rank): the middle
     of a nine (pips in rows: no court card, no ace) makes it sure; beside a queen's picture
-    (no pips in rows) the reading stays unsure."""
-    nine, queen = (to_portrait(standard_crops[Card.parse(c)]) for c in ("9C", "QC"))
+    (no pips in rows) the reading stays unsure, and beside a ten's pips it is vetoed."""
+    nine, queen, ten = (to_portrait(standard_crops[Card.parse(c)]) for c in ("9C", "QC", "10C"))
     assert middle_check().shows_pips(nine) and not middle_check().shows_pips(queen)
     monkeypatch.setattr(reading, "corner_reader",
                         lambda: _Unsure(_leaning(Rank.NINE, Rank.QUEEN, Suit.parse("C"))))
     assert reading.corner_card(nine).card == Card.parse("9C")
     assert reading.corner_card(queen).card is None
+    # firmed up, it is checked as any sure reading: a ten's pips rule the nine out
+    assert pip_count(ten) >= 10
+    assert reading.corner_card(ten).card is None
+    assert reading.corner_card(ten).vetoed == Card.parse("9C")
     assert reading.corner_card(nine, middle=False).card is None
     monkeypatch.setattr(reading, "corner_reader",
                         lambda: _Unsure(_leaning(Rank.QUEEN, Rank.NINE, Suit.parse("C"))))
