@@ -48,16 +48,15 @@ MODEL = DATA / "middle_check.onnx"
 META = DATA / "middle_check.json"
 
 
-def not_pips() -> frozenset[int]:
-    """The ranks (int(Rank)) whose middle shows no pips: the court cards and the ace."""
-    return frozenset(int(r) for r in Rank if kind_of(int(r)) != PIPS)
-
-
 def kind_of(rank: int) -> int:
     """What the middle of a card of this rank (int(Rank)) shows."""
     if rank == Rank.ACE:
         return ACE
     return PIPS if rank in (Rank.NINE, Rank.TEN) else COURT
+
+
+# The ranks (int(Rank)) whose middle shows no pips: the court cards and the ace.
+NOT_PIPS = frozenset(int(r) for r in Rank if kind_of(int(r)) != PIPS)
 
 
 def middle_view(card: np.ndarray) -> np.ndarray:

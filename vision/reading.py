@@ -30,7 +30,7 @@ from table.rules import Card
 
 from .corners import CornerReading, corner_reader
 from .index import STORE_H, STORE_W, corner_windows, to_portrait
-from .middle import middle_check, not_pips
+from .middle import NOT_PIPS, middle_check
 from .profile import DeckProfile, builtin_profile
 from .templates import WINDOW_H, WINDOW_W, Middles, Seen, Templates
 
@@ -93,7 +93,7 @@ def corner_card(card: np.ndarray, middle: bool = True) -> CornerCard:
         return CornerCard(seen, None)
     named = Card.from_index(seen.ranked_cards(1)[0][0])
     if seen.confidence < reader.abstain_below:
-        firm = settled(seen, not_pips()) if middle and middle_check().shows_pips(card) else None
+        firm = settled(seen, NOT_PIPS) if middle and middle_check().shows_pips(card) else None
         if firm is None or firm.confidence < reader.abstain_below:
             return CornerCard(seen, None)
         seen = firm

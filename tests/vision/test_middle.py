@@ -220,7 +220,7 @@ def test_an_unsure_nine_is_named_over_nine_pips_and_not_over_a_picture(
 def test_the_calibration_reads_as_corner_card_does() -> None:
     """vision.training's calibration: a reading its middle rules out has no confidence, an
     unsure one beside pips in rows is firmed up, and one beside no pips is left as it is."""
-    from vision.training.__main__ import settled_by_middle
+    from vision.training.__main__ import readings
 
     check = middle_check()
     unsure = _leaning(Rank.NINE, Rank.QUEEN, Suit.parse("C"))
@@ -228,7 +228,7 @@ def test_the_calibration_reads_as_corner_card_does() -> None:
     corner = [np.log(np.concatenate([r.rank, r.suit]) + 1e-12) for r in (unsure, sure_queen)]
     log_p = np.stack([np.stack([c, c]) for c in (corner[0], corner[0], corner[1])])
     pips = np.array([check.pip_rows, 0, check.pip_rows])
-    named, conf = settled_by_middle(log_p, 0.0, 0.0, check, (np.full(3, 0.5), pips))
+    named, conf = readings(log_p, 0.0, 0.0, (check, (np.full(3, 0.5), pips)))
     nine, queen = Card.parse("9C").index, Card.parse("QC").index
     assert named.tolist() == [nine, nine, queen]
     assert conf[0] == pytest.approx(0.5 / 0.6, abs=1e-3)

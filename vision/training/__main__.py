@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from vision.corners import META, MODEL, CornerReader, combine
-from vision.middle import PIPS, MiddleCheck, middle_check, not_pips, pip_count
+from vision.middle import NOT_PIPS, PIPS, MiddleCheck, middle_check, pip_count
 from vision.reading import settled
 
 from . import camera, convnet, github_decks, model, samples
@@ -72,16 +72,27 @@ def corner_log_p(reader: CornerReader, cards: np.ndarray, zooms: tuple[float, ..
                            for i in range(0, len(cards), batch)])
 
 
-def readings(log_p: np.ndarray, independence: float, hidden: float
+def readings(log_p: np.ndarray, independence: float, hidden: float,
+             middle: tuple[MiddleCheck, tuple[np.ndarray, np.ndarray]] | None = None
              ) -> tuple[np.ndarray, np.ndarray]:
     """Per card (both corners' log-probabilities, `corner_log_p`): the card index named (-1 for
-    none), its confidence."""
+    none), its confidence. With `middle` (the check and its `middles` looks), as
+    vision.reading.corner_card reads: a card whose rank the middle rules out made unsure
+    (confidence 0), any other firmed up by pips in rows (vision.reading.settled; a sure
+    reading stays sure and names the same card either way, so its firmer confidence decides
+    nothing at the threshold)."""
     named, conf = np.full(len(log_p), -1), np.zeros(len(log_p))
     for i, pair in enumerate(log_p):
         read = combine(pair, independence, hidden)
-        conf[i] = read.confidence
         if read.names_card:
             named[i] = read.ranked_cards(1)[0][0]
+            if middle is not None:
+                check, (likely, pips) = middle
+                if check.rules_out(int(named[i]) % 6, float(likely[i]), int(pips[i])):
+                    continue   # vetoed: confidence 0
+                if pips[i] >= check.pip_rows:   # pips in rows: no court card, no ace
+                    read = settled(read, NOT_PIPS) or read
+        conf[i] = read.confidence
     return named, conf
 
 
@@ -105,28 +116,6 @@ def middles(check: MiddleCheck, cards: np.ndarray) -> tuple[np.ndarray, np.ndarr
     likely = np.concatenate([check.kinds(cards[i:i + 512])[:, PIPS]
                              for i in range(0, len(cards), 512)])
     return likely, np.array([pip_count(c) for c in cards])
-
-
-def settled_by_middle(log_p: np.ndarray, independence: float, hidden: float,
-                      check: MiddleCheck, looks: tuple[np.ndarray, np.ndarray]
-                      ) -> tuple[np.ndarray, np.ndarray]:
-    """Readings (`readings`) given the middle (`looks`: `middles`), as vision.reading.corner_card
-    reads: a card whose rank it rules out made unsure (confidence 0), any other firmed up by
-    pips in rows (vision.reading.settled). (A sure reading stays sure and names the same card
-    either way, so its firmer confidence decides nothing at the threshold.)"""
-    named, conf = np.full(len(log_p), -1), np.zeros(len(log_p))
-    for i, pair in enumerate(log_p):
-        read = combine(pair, independence, hidden)
-        if not read.names_card:
-            conf[i] = read.confidence
-            continue
-        named[i] = read.ranked_cards(1)[0][0]
-        if check.rules_out(int(named[i]) % 6, float(looks[0][i]), int(looks[1][i])):
-            continue   # vetoed
-        if looks[1][i] >= check.pip_rows:   # pips in rows: no court card, no ace
-            read = settled(read, not_pips()) or read
-        conf[i] = read.confidence
-    return named, conf
 
 
 def _wrong(named: np.ndarray, truth: list[int | None]) -> tuple[np.ndarray, np.ndarray]:
@@ -242,8 +231,8 @@ def main(argv: list[str] | None = None) -> int:
     looks = middles(middle, np.concatenate([cards, covered])) if middle is not None else None
     choices = []
     for independence, hidden in POOLING:
-        read = readings(log_p, independence, hidden) if middle is None or looks is None \
-            else settled_by_middle(log_p, independence, hidden, middle, looks)
+        read = readings(log_p, independence, hidden,
+                        None if middle is None or looks is None else (middle, looks))
         threshold = calibrate(*read, every)
         choices.append((figures(*read, every, threshold)["correct"], -independence, -hidden,
                         threshold, read))
