@@ -152,6 +152,30 @@ def test_a_photographed_card_is_found_and_straightened_upright() -> None:
     assert github_decks.straightened(np.full((600, 800, 3), (30, 60, 110), np.uint8)) is None
 
 
+def test_a_card_filling_most_of_its_photo_is_cut_whole() -> None:
+    # A phone photo of one card (as gh-eeproject-photos): the card covers over half the frame,
+    # more than any card on the table does, and runs off the bottom onto a dark strip.
+    photo = np.full((1000, 750, 3), (30, 45, 90), np.uint8)           # a brown table
+    photo[900:] = (25, 25, 25)
+    card = np.full((880, 630, 3), 240, np.uint8)
+    cv2.putText(card, "10", (12, 80), cv2.FONT_HERSHEY_SIMPLEX, 2.4, (0, 0, 200), 6)
+    for y in (200, 420, 640):
+        for x in (200, 430):
+            cv2.circle(card, (x, y), 45, (0, 0, 200), -1)
+    turn = cv2.getRotationMatrix2D((315, 440), 8, 1.0)
+    mask = cv2.warpAffine(np.full(card.shape[:2], 255, np.uint8), turn, (630, 880))
+    turned = cv2.warpAffine(card, turn, (630, 880))
+    area = photo[60:940, 60:690]
+    area[mask > 0] = turned[mask > 0]
+    face = github_decks.straightened(photo)
+    assert face is not None
+    # Whole: all six pips, not a part of the card stretched to a card's shape.
+    red = ((face[:, :, 2] > 150) & (face[:, :, 1] < 80)).astype(np.uint8)
+    blobs = cv2.connectedComponentsWithStats(red)[2][1:]
+    pips = [b for b in blobs if b[cv2.CC_STAT_AREA] > 500]
+    assert len(pips) == 6
+
+
 def test_a_changed_deck_entry_renders_its_faces_again(tmp_path: Path) -> None:
     files = {"faces/ace_of_spades.png": _card_png("A", (0, 0, 0)),
              "faces/king_of_hearts.png": _card_png("K", (0, 0, 200))}

@@ -177,13 +177,24 @@ def on_white(image: np.ndarray) -> np.ndarray:
     return np.dstack([bgr.astype(np.uint8), np.full(image.shape[:2], 255, np.uint8)])
 
 
-def straightened(photo: np.ndarray, longest: int = 1600) -> np.ndarray | None:
+_PHOTO_CUT = 2   # how photos are cut (straightened): a new way makes their faces anew
+
+
+def straightened(photo: np.ndarray, longest: int = 1000) -> np.ndarray | None:
     """The largest card in a photograph, straightened upright (or upside down) to the canonical
-    face size, opaque BGRA; None when no card outline is found."""
+    face size, opaque BGRA; None when no card outline is found. A photo of one card nearly
+    fills its frame, as no card does on the table: it is first laid on a ground of the photo's
+    own edge colour, twice its size, so the card covers a quarter of what the finder sees."""
     bgr = np.ascontiguousarray(photo[:, :, :3])
     shrink = longest / max(bgr.shape[:2])
     if shrink < 1:
         bgr = cv2.resize(bgr, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+    h, w = bgr.shape[:2]
+    edge = np.concatenate([bgr[:8].reshape(-1, 3), bgr[-8:].reshape(-1, 3),
+                           bgr[:, :8].reshape(-1, 3), bgr[:, -8:].reshape(-1, 3)])
+    ground = [float(v) for v in np.median(edge, axis=0)]
+    bgr = cv2.copyMakeBorder(bgr, h // 2, h // 2, w // 2, w // 2, cv2.BORDER_CONSTANT,
+                             value=ground)
     quads = card_outlines(bgr, edges=True)
     if not quads:
         return None
@@ -197,7 +208,8 @@ def load_faces(deck: GithubDeck, fit: Callable[[np.ndarray], np.ndarray | None],
     """Every labelled face of `deck`, fitted to the canonical face size by `fit` (None drops a
     face) and cached as PNG under `cache`. Raises SnapshotMissing, or DeckUnusable when the
     snapshot lacks the pinned commit or holds no pinochle face."""
-    spec = repr((deck.repo, deck.commit, deck.faces, deck.others, deck.white_page, deck.photo))
+    spec = repr((deck.repo, deck.commit, deck.faces, deck.others, deck.white_page, deck.photo,
+                 _PHOTO_CUT if deck.photo else None))
     done = cache / "deck.txt"   # written once every face is made, naming the entry made from
     if not (done.exists() and done.read_text() == spec):
         for old in cache.glob("face-*.png"):   # half made, or from another version of the entry
@@ -316,7 +328,7 @@ DECKS = checked((
                r"arcade/resources/assets/images/cards/card(Back_\w+|Joker)\.png",
                "CC0", "Kenney's playing cards", "calibration"),
     # Phone photographs of a real standard-index poker deck (United States Playing Card Co.; not
-    # the jumbo-index Bicycle of the measurement photos) on a wooden table: 29 of the 51 found;
+    # the jumbo-index Bicycle of the measurement photos) on a wooden table: 50 of the 51 found;
     # Jhearts.jpg is left out: it shows a doodled-over jack of spades.
     GithubDeck("gh-eeproject-photos", "rd-pong/EE326-Project-Playing-Card-Recognition",
                "5f8fe8412762e5bf30198d73fa679debc2469666",
