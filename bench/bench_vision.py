@@ -240,7 +240,9 @@ def photos(folder: Path, limit: int | None = None) -> dict[str, Any]:
     is found when an outline contains the centres of all its labelled corner boxes, read when
     such an outline's reading names it. A misread is an outline naming a card none of whose
     labelled corners lies inside it (a card partly under another is rightly read from its one
-    corner, though its whole outline also holds the top card's corners). As one outline over
+    corner, though its whole outline also holds the top card's corners). A card labelled with
+    more than two corners is two copies of it (some photos hold one card twice): two cards,
+    found (read) when each of those corners lies in an outline (reading it). As one outline over
     two cards counts as finding both, the stricter figures count only outlines holding no other
     labelled card's corner ("own"), and the outlines holding no labelled corner at all."""
     classes = (folder / "classes.txt").read_text().split()
@@ -281,15 +283,31 @@ def photos(folder: Path, limit: int | None = None) -> dict[str, Any]:
             tally["wrong"] += named is not None and not any(
                 inside(d, c) for c in boxes.get(named, []))
         for card, centres in boxes.items():
-            tally["cards"] += 1
-            holding = [(d, h) for d, h in zip(found, held, strict=True)
-                       if all(c in h for c in centres)]
-            own = [d for d, h in holding if h <= set(centres)]
-            tally["found"] += bool(holding)
-            tally["read"] += any(d.reading.card == card for d, _ in holding)
-            tally["own_found"] += bool(own)
-            tally["own_read"] += any(d.reading.card == card for d in own)
+            for outcome in _outcomes(card, centres, list(zip(found, held, strict=True))):
+                tally["cards"] += 1
+                for key, value in zip(("found", "read", "own_found", "own_read"), outcome,
+                                      strict=True):
+                    tally[key] += value
     return tally
+
+
+Centre = tuple[float, float]
+
+
+def _outcomes(card: Card, centres: list[Centre],
+              outlines: list[tuple[Detection, set[Centre]]]) -> list[tuple[bool, ...]]:
+    """Found, read, found by its own outline, read so: for the card labelled at `centres`
+    among `outlines` (each with the labelled corners it holds); two such rows when there are
+    more than two corners (two copies of the card, which cannot be told apart)."""
+    def by(own: bool, named: bool) -> list[tuple[Detection, set[Centre]]]:
+        return [(d, h) for d, h in outlines if (not own or h <= set(centres))
+                and (not named or d.reading.card == card)]
+
+    ways = [by(own, named) for own in (False, True) for named in (False, True)]
+    if len(centres) <= 2:   # one card: an outline must hold all its corners
+        return [tuple(any(all(c in h for c in centres) for _, h in way) for way in ways)]
+    # each corner in an outline: both copies count alike
+    return 2 * [tuple(all(any(c in h for _, h in way) for c in centres) for way in ways)]
 
 
 def baseline_reader(faces: dict[Card, np.ndarray]) -> Callable[[np.ndarray], list[Card]]:
