@@ -21,6 +21,7 @@ from vision.middle import (
     COURT,
     INDEX_H,
     INDEX_W,
+    INK,
     KINDS,
     META,
     MODEL,
@@ -28,6 +29,7 @@ from vision.middle import (
     VIEW_H,
     VIEW_W,
     MiddleCheck,
+    ink_mask,
     kind_of,
     middle_check,
     middle_view,
@@ -87,6 +89,18 @@ def test_pips_are_counted_in_a_drawn_middle_but_not_in_a_picture() -> None:
     cv2.line(edge, (75, 0), (75, READ_H - 1), (30, 30, 30), 3)       # a card lying over it
     assert pip_count(edge) == 0
     assert pip_count(index) == 0
+
+
+def test_ink_is_what_dividing_each_pixel_by_the_white_gives() -> None:
+    rng = np.random.default_rng(3)
+    drawn = np.full((READ_H, READ_W, 3), 228, np.uint8)
+    cv2.circle(drawn, (60, 80), 20, (30, 40, 190), -1)
+    for card in [drawn, np.zeros_like(drawn), np.full_like(drawn, 255)] + [
+            rng.integers(lo, 256, drawn.shape, dtype=np.uint8) for lo in (0, 100, 200)]:
+        x = card.astype(np.float32)
+        white = np.percentile(x.reshape(-1, 3), 90, axis=0)
+        expected = ((x / np.maximum(white, 24.0)).min(axis=2) < INK).astype(np.uint8)
+        assert np.array_equal(ink_mask(card), expected)
 
 
 def test_the_model_loads_through_opencv_with_its_thresholds_and_designs() -> None:
