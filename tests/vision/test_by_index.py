@@ -45,10 +45,11 @@ def _card(centre: tuple[float, float], length: float, angle: float) -> np.ndarra
     return np.array([np.array(centre) + x * right + y * down for x, y in half], np.float32)
 
 
-def _render(faces: Faces, laid: list[Laid], size: tuple[int, int] = (720, 720)) -> np.ndarray:
-    """The cards (the top one first) on a plain cloth, lightly blurred."""
+def _render(faces: Faces, laid: list[Laid], size: tuple[int, int] = (720, 720),
+            ground: np.ndarray | None = None) -> np.ndarray:
+    """The cards (the top one first) on a plain cloth (or `ground`), lightly blurred."""
     frame = np.zeros((size[1], size[0], 3), np.uint8)
-    frame[:] = CLOTH
+    frame[:] = CLOTH if ground is None else ground
     for item in reversed(laid):
         face = faces[item.card]
         h, w = face.shape[:2]
@@ -283,3 +284,20 @@ def test_a_court_read_by_its_outline_names_no_other_card() -> None:
                 out = _with_index_cards(_render({card: face}, [item]),
                                         [Detection(item.corners, _sure(card))])
                 assert [d.reading.card for d in out] == [card], (name, card, length)
+
+
+def test_a_busy_grounds_specks_do_not_crowd_out_an_index(faces: Faces) -> None:
+    """Sprinkles on a white ground pair up as glyphs bigger than a card's index: more such
+    pairs than the old cost bound (40) must not leave the card's sure index unread."""
+    frame = np.full((720, 720, 3), 236, np.uint8)
+    rng = np.random.default_rng(4)
+    for k in range(36):   # dark sprinkles two by two, each bigger than the card's rank
+        x, y = 40 + (k % 6) * 110, 40 + (k // 6) * 110
+        if 250 < x < 600 and 250 < y < 620:
+            continue      # room for the card
+        for dy in (0, 55):
+            cv2.ellipse(frame, (int(x + rng.integers(-4, 5)), y + dy), (12, 22),
+                        float(rng.integers(-20, 20)), 0, 360, (40, 60, 150), -1)
+    card = Card.parse("9D")
+    frame = _render(faces, [Laid(card, _card((430.0, 430.0), 280.0, 0.1))], ground=frame)
+    assert card in {c.card for c in read_indices(frame, [], None)}
