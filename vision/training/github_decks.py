@@ -208,8 +208,9 @@ def load_faces(deck: GithubDeck, fit: Callable[[np.ndarray], np.ndarray | None],
     """Every labelled face of `deck`, fitted to the canonical face size by `fit` (None drops a
     face) and cached as PNG under `cache`. Raises SnapshotMissing, or DeckUnusable when the
     snapshot lacks the pinned commit or holds no pinochle face."""
-    spec = repr((deck.repo, deck.commit, deck.faces, deck.others, deck.white_page, deck.photo,
-                 _PHOTO_CUT if deck.photo else None))
+    spec = repr((deck.repo, deck.commit, deck.faces, deck.others, deck.white_page, deck.photo))
+    if deck.photo:
+        spec += f" cut {_PHOTO_CUT}"
     done = cache / "deck.txt"   # written once every face is made, naming the entry made from
     if not (done.exists() and done.read_text() == spec):
         for old in cache.glob("face-*.png"):   # half made, or from another version of the entry
