@@ -225,6 +225,9 @@ def _same_outline(corners: np.ndarray, truth: np.ndarray) -> bool:
     return min(float(np.abs(np.roll(truth, k, axis=0) - corners).max()) for k in range(4)) < 8
 
 
+Centre = tuple[float, float]   # a labelled corner box's centre, photo pixels
+
+
 def photo_dir() -> Path | None:
     """The real photos (../shared/vision-dev/photos beside the project), when present."""
     root = Path(__file__).resolve().parent.parent
@@ -254,8 +257,8 @@ def photos(folder: Path, limit: int | None = None) -> dict[str, Any]:
         if frame is None or not label_path.exists():
             continue
         h, w = frame.shape[:2]
-        boxes: dict[Card, list[tuple[float, float]]] = {}
-        every: list[tuple[float, float]] = []   # the corners of all labelled cards, pinochle or not
+        boxes: dict[Card, list[Centre]] = {}
+        every: list[Centre] = []   # the corners of all labelled cards, pinochle or not
         for line in label_path.read_text().splitlines():
             parts = line.split()
             if len(parts) != 5:
@@ -272,7 +275,7 @@ def photos(folder: Path, limit: int | None = None) -> dict[str, Any]:
         tally["seconds"] += time.process_time() - start
         tally["photos"] += 1
 
-        def inside(d: Detection, centre: tuple[float, float]) -> bool:
+        def inside(d: Detection, centre: Centre) -> bool:
             return cv2.pointPolygonTest(d.corners.reshape(-1, 1, 2), centre, False) >= 0
 
         held = [{c for c in every if inside(d, c)} for d in found]
@@ -290,8 +293,6 @@ def photos(folder: Path, limit: int | None = None) -> dict[str, Any]:
                     tally[key] += value
     return tally
 
-
-Centre = tuple[float, float]
 
 
 def _outcomes(card: Card, centres: list[Centre],

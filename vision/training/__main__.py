@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from table.rules import Card
 from vision.corners import META, MODEL, CornerReader, combine
 from vision.middle import NOT_PIPS, PIPS, MiddleCheck, middle_check, pip_count
 from vision.reading import settled
@@ -88,7 +89,8 @@ def readings(log_p: np.ndarray, independence: float, hidden: float,
             named[i] = read.ranked_cards(1)[0][0]
             if middle is not None:
                 check, (likely, pips) = middle
-                if check.rules_out(int(named[i]) % 6, float(likely[i]), int(pips[i])):
+                rank = int(Card.from_index(int(named[i])).rank)
+                if check.rules_out(rank, float(likely[i]), int(pips[i])):
                     continue   # vetoed: confidence 0
                 if pips[i] >= check.pip_rows:   # pips in rows: no court card, no ace
                     read = settled(read, NOT_PIPS) or read
