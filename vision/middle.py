@@ -135,11 +135,13 @@ class MiddleCheck:
         takes another card's picture lying over the middle for this card's.)"""
         return pip_count(card) >= self.pip_rows
 
-    def allows(self, card: np.ndarray, rank: int) -> bool:
+    def allows(self, card: np.ndarray, rank: int, covered: bool = False) -> bool:
         """Whether the middle of a READ_SIZE card leaves a reading of `rank` standing (only the
-        looks that can rule it out are taken)."""
+        looks that can rule it out are taken; with the middle `covered` by another card, the
+        measured pip count alone)."""
         if kind_of(rank) == PIPS:
-            return not self.rules_out(rank, float(self.kinds([card])[0, PIPS]),
+            pips_likely = 1.0 if covered else float(self.kinds([card])[0, PIPS])
+            return not self.rules_out(rank, pips_likely,
                                       pip_count(card) if rank == Rank.NINE else 0)
         return not self.rules_out(rank, 1.0, pip_count(card))
 

@@ -168,6 +168,19 @@ def test_a_middle_under_another_card_does_not_veto(
     assert len(vetoed) <= 2, vetoed
 
 
+def test_a_middle_known_to_be_covered_is_judged_by_its_pips_alone(
+        standard_crops: dict[Card, np.ndarray]) -> None:
+    """A card found by its index with another card over its middle: the network, which may
+    take the card on top for this one's middle, has no say; the pips counted still do."""
+    check = middle_check()
+    king = to_portrait(standard_crops[Card.parse("KD")])
+    assert not check.allows(king, int(Rank.TEN))           # a picture: no ten
+    assert check.allows(king, int(Rank.TEN), covered=True)
+    nine = to_portrait(standard_crops[Card.parse("9S")])
+    assert pip_count(nine) >= check.pip_rows
+    assert not check.allows(nine, int(Rank.KING), covered=True)   # pips in rows: no king
+
+
 def test_a_vetoed_reading_abstains(standard_crops: dict[Card, np.ndarray],
                                    monkeypatch: pytest.MonkeyPatch) -> None:
     card = to_portrait(standard_crops[Card.parse("9C")])
