@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from table.rules import Card, Rank
+from vision import by_index
 from vision.busy import (
     OVERLAP,
     TRAINING_DECKS,
@@ -199,6 +200,27 @@ def test_a_card_whose_middle_lies_under_a_card_read_is_not_vetoed_by_it(
     names = [d.reading.card for d in out]
     assert ace.card in names
     assert (ten.card in names) == middle_under
+
+
+@pytest.mark.parametrize("name", ["JD", "JS"])
+def test_an_index_whose_rank_gives_down_askew_is_read_turned(
+        faces: Faces, monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """Every rank's axis taken 18 degrees off, as a "J" with a long hook gives it on a real
+    deck: the reader names no index read that turned, but the index read turned back does
+    (each of the card's two indices, laid as the card: find_cards keeps one)."""
+    axis = by_index._axis
+
+    def askew(points: np.ndarray) -> tuple[np.ndarray, float]:
+        way, long_ = axis(points)
+        c, s = np.cos(np.radians(18)), np.sin(np.radians(18))
+        return np.array([[c, -s], [s, c]], np.float32) @ way, long_
+
+    monkeypatch.setattr(by_index, "_axis", askew)
+    item = Laid(Card.parse(name), _card((360, 360), 240, 0.4))
+    frame = _render(faces, [item])
+    assert {f.card for f in read_indices(frame, [], None)} == {item.card}
+    monkeypatch.setattr(by_index, "TURNS", ())
+    assert read_indices(frame, [], None) == []
 
 
 @pytest.mark.parametrize("ratio", [0.7, 1.45])
