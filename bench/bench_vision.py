@@ -294,7 +294,6 @@ def photos(folder: Path, limit: int | None = None) -> dict[str, Any]:
     return tally
 
 
-
 def _outcomes(card: Card, centres: list[Centre],
               outlines: list[tuple[Detection, set[Centre]]]) -> list[tuple[bool, ...]]:
     """Found, read, found by its own outline, read so: for the card labelled at `centres`

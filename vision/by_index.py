@@ -333,10 +333,9 @@ def _turn_where_tilted(reader: CornerReader, frame: np.ndarray, pairs: list[_Ind
                        scales: list[list[float]], firsts: list[dict[int, CornerReading]],
                        heads: list[int]) -> set[int]:
     """Pairs whose first readings hint at an index but name no card, read again turned by
-    each of TURNS: the rank's axis gives "down" a few degrees off, now and then more (a "J"
-    with a long hook), and the reader, trained on indices upright within a few degrees,
-    names about half as many turned 15 degrees. The surest turn that names a card
-    replaces the pair and its first readings, in place; returns the pairs turned."""
+    each of TURNS (their "down" may be off: see the module's docstring). The surest turn
+    that names a card replaces the pair and its first readings, in place; returns the
+    pairs turned."""
     unsure = [i for i, r in enumerate(firsts)
               if not any(x.names_card for x in r.values()) and any(map(_hints, r.values()))]
     tries = [(i, _tilted(pairs[i], angle)) for i in unsure for angle in TURNS]
