@@ -18,14 +18,18 @@ busy scenes it names 97 % of indices upright, 88 % turned 10 degrees, 63 % at 15
 a pair whose readings hint at an index but name no card is read again turned (TURNS), and a
 turn then names a card only very surely (SURE_TURNED). An index names a card when two sizes are
 sure of it (the reader's calibrated threshold), one of each kind, or when every size of its
-own kind is; and no size names another card. The same ink read the other way up names
-nothing; two glyphs side by side are read both as a "10" and as the one glyph, and a "10"
-that names no ten gives way to the glyph's reading (a king's index beside the next card's
-nine in a fan names the king as a "10"); and the card laid from it must lie on paper. It is
-laid from the index: its corner, its turn, and its size (that of the cards read in the frame
-when it read surely at that size, else what the index's size says). Two indices naming the
-same card half a turn apart, a card's diagonal from each other, are that card's two corners:
-one card, of its own size, which the other cards laid from one index then take.
+own kind is; and no size names another card. Where the two kinds are more than FAR apart (a
+card far nearer the camera than the others, or farther: a photo's cards pasted at any size),
+the frame's cards' size may show the index as a smudge that leans to any card: if the index
+names no card so, it is judged again at its own size alone, where two sizes suffice. The same
+ink read the other way up names nothing; two glyphs side by side are read both as a "10" and
+as the one glyph, and a "10" that names no ten gives way to the glyph's reading (a king's
+index beside the next card's nine in a fan names the king as a "10"); and the card laid from
+it must lie on paper. It is laid from the index: its corner, its turn, and its size (that of
+the cards read in the frame when it read surely at that size, else what the index's size
+says). Two indices naming the same card half a turn apart, a card's diagonal from each other,
+are that card's two corners: one card, of its own size, which the other cards laid from one
+index then take.
 The reader was trained to say "no index here" on the middles of faces, on blank paper and on
 cloth, so pips in a card's middle, a court's picture and the ground name no card.
 
@@ -92,6 +96,9 @@ STACK = (0.7, 2.2)         # their centres this many times the rank's height apa
 SIDE_BY_SIDE = 0.35        # glyphs of "10": this near in height along "down" (share of height)
 ON_PAPER = 0.35            # a card laid from an index lies on paper: this share of it, at least
 #                            (on the rendered busy scenes every card laid right has 0.4 or more)
+FAR = 1.6                  # an index whose own size says its card is this many times the
+#                            frame's cards, or as many times less, is judged at its own alone
+#                            when the two kinds of size together name no card
 AGREE = 2                  # sizes (of SIZES) naming the card, at least
 PIPS = 2                   # pips tried under each glyph, the nearest
 ELONGATED = 1.25           # a glyph this much longer than wide gives "down" by its long axis
@@ -278,6 +285,13 @@ def _scales(index: _Index, card_px: tuple[float, float] | None) -> list[list[flo
     return [[base * size for size in SIZES] for base in bases]
 
 
+def _far_from_frame(scales: list[float]) -> bool:
+    """Whether a pair's two kinds of size (see `_scales`) are more than FAR apart."""
+    if len(scales) <= len(SIZES):
+        return False
+    return not 1 / FAR <= scales[0] / scales[len(SIZES)] <= FAR
+
+
 def read_indices(frame: np.ndarray, read: list[np.ndarray],
                  card_px: tuple[float, float] | None) -> list[IndexCard]:
     """The sure index corners on card paper, those inside `read` (the cards read already)
@@ -306,27 +320,45 @@ def read_indices(frame: np.ndarray, read: list[np.ndarray],
     for i in again:
         readings = [firsts[i][k] if k in heads else next(rest) for k in range(len(scales[i]))]
         named = [r.ranked_cards(1)[0][0] if r.names_card else None for r in readings]
-        best = max(range(len(readings)), key=lambda k: readings[k].confidence)
-        card = named[best]
         floor = max(reader.abstain_below, SURE_INSIDE if i >= outside else 0.0,
                     SURE_TURNED if i in turned else 0.0)
-        if card is None or readings[best].confidence < floor:
+        # judged at every size, and where the kinds are far apart, at its own alone too
+        for own_only in (False, True) if _far_from_frame(scales[i]) else (False,):
+            best = max(range(len(SIZES) if own_only else 0, len(readings)),
+                       key=lambda k: readings[k].confidence)
+            card = named[best]
+            if card is not None and readings[best].confidence >= floor and _names(
+                    card, readings, named, reader.abstain_below, own_only):
+                break
+        else:
             continue
-        # one size is not enough: another is as sure of the card, none names another, and
-        # the index read at its own size and at the frame's cards' size names it surely
-        sure = [n == card and r.confidence >= reader.abstain_below
-                for r, n in zip(readings, named, strict=True)]
-        kinds = [sure[k:k + len(SIZES)] for k in range(0, len(sure), len(SIZES))]
-        if any(n not in (None, card) for n in named) or not (
-                (sum(sure) >= AGREE and all(any(k) for k in kinds)) or all(kinds[-1])):
-            continue
+        # laid at the frame's card size where that size read it surely
+        at_theirs = len(readings) > len(SIZES) and any(
+            n == card and r.confidence >= reader.abstain_below
+            for r, n in zip(readings[:len(SIZES)], named, strict=False))
         scale = scales[i][best]
         laid = _laid(pairs[i], Card.from_index(card), readings[best].confidence,
-                     _corner(pairs[i], scale), scale,
-                     card_px if len(kinds) > 1 and any(kinds[0]) else None)
+                     _corner(pairs[i], scale), scale, card_px if at_theirs else None)
         if _on_paper(paper, laid.corners) >= ON_PAPER:
             found.append(laid)   # else laid off the card: over the ground, not other cards
     return _one_per_index(found, card_px)
+
+
+def _names(card: int, readings: list[CornerReading], named: list[int | None],
+           threshold: float, own_only: bool = False) -> bool:
+    """Whether an index's readings at its sizes (SIZES of each kind, see `_scales`), each
+    naming `named`, name `card`: one size is not enough, another must be as sure of it
+    (`threshold`), and none may name another card; and the index read at its own size and at
+    the frame's cards' size must name it surely (or every size of its own kind). With
+    `own_only`, the frame's cards' size is left out."""
+    sure = [n == card and r.confidence >= threshold for r, n in zip(readings, named, strict=True)]
+    kinds = [range(k, k + len(SIZES)) for k in range(0, len(named), len(SIZES))]
+    judged = kinds[-1:] if own_only else kinds
+    voters = [k for kind in judged for k in kind]
+    return all(named[k] in (None, card) for k in voters) and (
+        (sum(sure[k] for k in voters) >= AGREE and all(any(sure[k] for k in kind)
+                                                      for kind in judged))
+        or all(sure[k] for k in kinds[-1]))
 
 
 def _turn_where_tilted(reader: CornerReader, frame: np.ndarray, pairs: list[_Index],

@@ -236,6 +236,26 @@ def test_a_card_nearer_or_farther_than_the_others_is_read_at_its_own_size(ratio:
         assert [f.card for f in found] == [ace.card]
 
 
+@pytest.mark.parametrize(("deck", "name", "ratio"),
+                         [("svg-standard", "JC", 0.45), ("svg-ancient-egyptians", "KC", 0.35),
+                          ("svg-jolly-royal", "KC", 0.45)])
+def test_a_card_far_bigger_than_the_others_is_judged_at_its_own_size_alone(
+        monkeypatch: pytest.MonkeyPatch, deck: str, name: str, ratio: float) -> None:
+    """The frame's cards are `ratio` times this one's size (below 1 / FAR: a photo's cards
+    pasted at any size): its index, read at theirs, is a smudge that leans to some other card
+    and so kept it from being named; judged again at its own size alone, it is named (before,
+    none of these was), and laid at that size."""
+    faces = {card: borderless(face) for card, face in load_deck(deck).items()}
+    item = Laid(Card.parse(name), _card((360, 360), 300, 0.5))
+    frame = _render(faces, [item])
+    frames_cards = (300 * ratio * 63 / 88, 300 * ratio)
+    found = read_indices(frame, [], frames_cards)
+    assert [f.card for f in found] == [item.card]
+    assert _near(found[0].corners, item.corners, 0.45)   # at the frame's size: over 0.7
+    monkeypatch.setattr(by_index, "FAR", 100.0)
+    assert read_indices(frame, [], frames_cards) == []
+
+
 @pytest.mark.parametrize(("name", "times", "length"),
                          [("QD", 1.3, 320.0), ("9C", 1.45, 320.0), ("KH", 1.3, 240.0),
                           ("10S", 1.6, 320.0)])
