@@ -335,7 +335,7 @@ def read_indices(frame: np.ndarray, read: list[np.ndarray],
         # laid at the frame's card size where that size read it surely
         at_theirs = len(readings) > len(SIZES) and any(
             n == card and r.confidence >= reader.abstain_below
-            for r, n in zip(readings[:len(SIZES)], named, strict=False))
+            for r, n in zip(readings[:len(SIZES)], named[:len(SIZES)], strict=True))
         scale = scales[i][best]
         laid = _laid(pairs[i], Card.from_index(card), readings[best].confidence,
                      _corner(pairs[i], scale), scale, card_px if at_theirs else None)
