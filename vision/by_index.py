@@ -333,9 +333,8 @@ def read_indices(frame: np.ndarray, read: list[np.ndarray],
         else:
             continue
         # laid at the frame's card size where that size read it surely
-        at_theirs = len(readings) > len(SIZES) and any(
-            n == card and r.confidence >= reader.abstain_below
-            for r, n in zip(readings[:len(SIZES)], named[:len(SIZES)], strict=True))
+        sure = _sure(card, readings, named, reader.abstain_below)
+        at_theirs = len(readings) > len(SIZES) and any(sure[:len(SIZES)])
         scale = scales[i][best]
         laid = _laid(pairs[i], Card.from_index(card), readings[best].confidence,
                      _corner(pairs[i], scale), scale, card_px if at_theirs else None)
@@ -344,14 +343,21 @@ def read_indices(frame: np.ndarray, read: list[np.ndarray],
     return _one_per_index(found, card_px)
 
 
+def _sure(card: int, readings: list[CornerReading], named: list[int | None],
+          threshold: float) -> list[bool]:
+    """For each size, whether its reading names `card` at `threshold` or more."""
+    return [n == card and r.confidence >= threshold
+            for r, n in zip(readings, named, strict=True)]
+
+
 def _names(card: int, readings: list[CornerReading], named: list[int | None],
-           threshold: float, own_only: bool = False) -> bool:
+           threshold: float, own_only: bool) -> bool:
     """Whether an index's readings at its sizes (SIZES of each kind, see `_scales`), each
     naming `named`, name `card`: one size is not enough, another must be as sure of it
     (`threshold`), and none may name another card; and the index read at its own size and at
     the frame's cards' size must name it surely (or every size of its own kind). With
     `own_only`, the frame's cards' size is left out."""
-    sure = [n == card and r.confidence >= threshold for r, n in zip(readings, named, strict=True)]
+    sure = _sure(card, readings, named, threshold)
     kinds = [range(k, k + len(SIZES)) for k in range(0, len(named), len(SIZES))]
     judged = kinds[-1:] if own_only else kinds
     voters = [k for kind in judged for k in kind]
