@@ -96,7 +96,7 @@ def test_training_runs_end_to_end_on_a_tiny_budget(tmp_path: Path) -> None:
         pytest.skip("too few fonts installed to draw a training and a calibration design")
     # Design 5's rank font calibrates, design 0's trains (see designs.designs).
     tiny = ["--synth", "6", "--only", "synth-000", "synth-005", "--steps", "2",
-            "--synth-shots", "1", "--calibration-shots", "1"]
+            "--synth-shots", "1", "--calibration-shots", "1", "--any-fonts"]
     other = tmp_path / "other"
     assert main(tiny + ["--seed", "5", "--channels", "4", "6", "8", "10", "--out", str(other)]) == 0
     assert main(tiny + ["--ensemble", str(other), "--out", str(tmp_path)]) == 0
@@ -109,6 +109,34 @@ def test_training_runs_end_to_end_on_a_tiny_budget(tmp_path: Path) -> None:
     assert net.forward().shape == (1, 12)
     reader = CornerReader(tmp_path / MODEL.name, tmp_path / META.name)
     assert len(reader.nets) == 2
+
+
+@pytest.mark.parametrize("trainer", ["vision.training.__main__", "vision.training.middle"])
+def test_training_refuses_fonts_other_than_those_the_shipped_networks_were_drawn_with(
+        trainer: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import importlib
+
+    from vision.training import synth
+
+    pinned = tuple(Path(p) for p in synth.PINNED_FONTS.read_text().split())
+    assert synth.unpinned_fonts(pinned) is None
+    # The shipped model's drawn designs were made with exactly these files.
+    sources = {d["source"] for d in json.loads(META.read_text())["designs"]
+               if d["name"].startswith("synth-")}
+    assert sources == {f"fonts:{len(pinned)} files ({synth.fonts_id(pinned)})"}
+
+    other = pinned[1:] + (Path("/usr/share/fonts/truetype/other/Other.ttf"),)
+    why = synth.unpinned_fonts(other)
+    assert why is not None and "1 of fonts.txt missing" in why and "1 not in it" in why
+    assert str(pinned[0]) in why and "Other.ttf" in why
+    monkeypatch.setattr(synth, "font_files", lambda: other)
+    main = importlib.import_module(trainer).main
+    with pytest.raises(SystemExit) as stopped:
+        main(["--out", str(tmp_path)])
+    assert stopped.value.code == 2
+    assert f"apt-get install {' '.join(synth.FONT_PACKAGES)}" in capsys.readouterr().err
+    assert not any(tmp_path.iterdir())
 
 
 def test_the_reader_averages_the_log_probabilities_of_its_networks(unseen_crops: Crops) -> None:

@@ -274,7 +274,8 @@ def test_training_runs_end_to_end_on_a_tiny_budget(tmp_path: Path) -> None:
         pytest.skip("too few fonts installed to draw a training and a calibration design")
     # Design 5's rank font calibrates, design 0's trains (see designs.designs).
     code = main(["--synth", "6", "--only", "synth-000", "synth-005", "--steps", "2",
-                 "--synth-shots", "1", "--calibration-shots", "1", "--out", str(tmp_path)])
+                 "--synth-shots", "1", "--calibration-shots", "1", "--any-fonts",
+                 "--out", str(tmp_path)])
     assert code == 0
     meta = json.loads((tmp_path / META.name).read_text())
     assert {d["split"] for d in meta["designs"]} == {"train", "calibration"}

@@ -9,7 +9,6 @@ design, never by image, so that calibration and evaluation measure decks the mod
 
 from __future__ import annotations
 
-import hashlib
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -203,7 +202,7 @@ def designs(synth_count: int = SYNTH_DESIGNS) -> list[Design]:
         if why:
             raise ValueError(f"design list: {why}")
     fonts = synth.font_files()
-    fonts_id = hashlib.sha1("\n".join(str(f) for f in fonts).encode()).hexdigest()[:10]
+    fonts_id = synth.fonts_id(fonts)
     for i in range(synth_count):
         # A font draws the ranks of calibration designs or of training ones, never both.
         split = "calibration" if synth.rank_font_number(i, fonts) % 6 == 5 else "train"

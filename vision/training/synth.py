@@ -9,6 +9,7 @@ training can tell which part of an index something laid over it hides.
 
 from __future__ import annotations
 
+import hashlib
 from functools import lru_cache
 from pathlib import Path
 
@@ -26,6 +27,16 @@ PX = 6                       # pixels per mm while drawing (faces are kept at 4)
 W, H = 63 * PX, 88 * PX
 INDEX_W, INDEX_H = 19.0 * PX, 42.0 * PX   # an index fits in this much of its corner
 FONT_DIRS = (Path("/usr/share/fonts"), Path("/usr/share/texmf/fonts/opentype"))
+# The font packages (Debian 12) that drew the shipped networks' designs: with exactly these
+# installed, font_files() gives the files listed in fonts.txt, id f6deed63e2 (as
+# corner_reader.json records). Another set of fonts draws other designs, so a retrain on it
+# does not reproduce the shipped networks.
+FONT_PACKAGES = ("fonts-cantarell", "fonts-crosextra-caladea", "fonts-crosextra-carlito",
+                 "fonts-dejavu-core", "fonts-dejavu-extra", "fonts-ebgaramond",
+                 "fonts-freefont-ttf", "fonts-lato", "fonts-liberation", "fonts-linuxlibertine",
+                 "fonts-noto-core", "fonts-open-sans", "fonts-roboto-unhinted", "fonts-texgyre",
+                 "fonts-urw-base35")
+PINNED_FONTS = Path(__file__).with_name("fonts.txt")
 _SKIP = ("symbol", "dingbat", "d050000l", "awesome", "math", "emoji", "ancient", "mono",
          "keyboard", "music", "z003", "chancery", "script", "cursive", "blackletter")
 RANK_TEXT = {Rank.ACE: "A", Rank.KING: "K", Rank.QUEEN: "Q", Rank.JACK: "J", Rank.TEN: "10",
@@ -61,6 +72,26 @@ def font_files() -> tuple[Path, ...]:
             if _has(font, "AKQJ1098765432"):
                 out.append(path)
     return tuple(out)
+
+
+def fonts_id(fonts: tuple[Path, ...]) -> str:
+    """A short hash of the font files' paths, in order (what a design's source records)."""
+    return hashlib.sha1("\n".join(str(f) for f in fonts).encode()).hexdigest()[:10]
+
+
+def unpinned_fonts(fonts: tuple[Path, ...]) -> str | None:
+    """None when `fonts` are the pinned ones (fonts.txt), else what differs and how to fix it."""
+    want = PINNED_FONTS.read_text().split()
+    have = [str(f) for f in fonts]
+    if have == want:
+        return None
+    missing, extra = sorted(set(want) - set(have)), sorted(set(have) - set(want))
+    return (f"the fonts installed are not those the shipped networks were trained with "
+            f"({len(have)} font files; {len(missing)} of fonts.txt missing"
+            f"{', e.g. ' + missing[0] if missing else ''}; {len(extra)} not in it"
+            f"{', e.g. ' + extra[0] if extra else ''}): install exactly "
+            f"`apt-get install {' '.join(FONT_PACKAGES)}` and remove other font packages, or "
+            f"pass --any-fonts to train on these (then the drawn designs differ)")
 
 
 @lru_cache(maxsize=1)
