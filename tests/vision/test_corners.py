@@ -120,17 +120,20 @@ def test_training_refuses_fonts_other_than_those_the_shipped_networks_were_drawn
     from vision.training import synth
 
     pinned = tuple(Path(p) for p in synth.PINNED_FONTS.read_text().split())
-    assert synth.unpinned_fonts(pinned) is None
-    # The shipped model's drawn designs were made with exactly these files.
+    suits = tuple(Path(p) for p in synth.PINNED_SUIT_FONTS.read_text().split())
+    assert synth.unpinned_fonts(pinned, suits) is None
+    # The shipped model's drawn designs were drawn with exactly these rank fonts.
     sources = {d["source"] for d in json.loads(META.read_text())["designs"]
                if d["name"].startswith("synth-")}
     assert sources == {f"fonts:{len(pinned)} files ({synth.fonts_id(pinned)})"}
 
     other = pinned[1:] + (Path("/usr/share/fonts/truetype/other/Other.ttf"),)
-    why = synth.unpinned_fonts(other)
+    why = synth.unpinned_fonts(other, suits)
     assert why is not None and "1 of fonts.txt missing" in why and "1 not in it" in why
-    assert str(pinned[0]) in why and "Other.ttf" in why
+    assert str(pinned[0]) in why and "Other.ttf" in why and "suit font files" not in why
+    assert "0 of suit_fonts.txt missing" in str(synth.unpinned_fonts(pinned, suits + other[-1:]))
     monkeypatch.setattr(synth, "font_files", lambda: other)
+    monkeypatch.setattr(synth, "suit_fonts", lambda: suits)
     main = importlib.import_module(trainer).main
     with pytest.raises(SystemExit) as stopped:
         main(["--out", str(tmp_path)])

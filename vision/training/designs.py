@@ -202,11 +202,13 @@ def designs(synth_count: int = SYNTH_DESIGNS) -> list[Design]:
         if why:
             raise ValueError(f"design list: {why}")
     fonts = synth.font_files()
-    fonts_id = synth.fonts_id(fonts)
+    suits = synth.suit_fonts()
+    drawn_with = f"fonts:{len(fonts)} files ({synth.fonts_id(fonts)}), suit fonts:{len(suits)} " \
+        f"files ({synth.fonts_id(suits)})"
     for i in range(synth_count):
         # A font draws the ranks of calibration designs or of training ones, never both.
         split = "calibration" if synth.rank_font_number(i, fonts) % 6 == 5 else "train"
-        out.append(Design(f"synth-{i:03d}", f"fonts:{len(fonts)} files ({fonts_id})", split,
+        out.append(Design(f"synth-{i:03d}", drawn_with, split,
                           lambda i=i: synth.deck(i, fonts)))   # type: ignore[misc]
     return out
 

@@ -202,7 +202,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="draw designs with whatever fonts are installed, not only the "
                              "pinned ones (synth.FONT_PACKAGES)")
     args = parser.parse_args(argv)
-    if args.synth and not args.any_fonts and (why := synth.unpinned_fonts(synth.font_files())):
+    if args.synth and not args.any_fonts and \
+            (why := synth.unpinned_fonts(synth.font_files(), synth.suit_fonts())):
         parser.error(why)
     log = convnet.elapsed_log()
 

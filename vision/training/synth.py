@@ -27,16 +27,17 @@ PX = 6                       # pixels per mm while drawing (faces are kept at 4)
 W, H = 63 * PX, 88 * PX
 INDEX_W, INDEX_H = 19.0 * PX, 42.0 * PX   # an index fits in this much of its corner
 FONT_DIRS = (Path("/usr/share/fonts"), Path("/usr/share/texmf/fonts/opentype"))
-# The font packages (Debian 12) that drew the shipped networks' designs: with exactly these
-# installed, font_files() gives the files listed in fonts.txt, id f6deed63e2 (as
-# corner_reader.json records). Another set of fonts draws other designs, so a retrain on it
-# does not reproduce the shipped networks.
+# The font packages (Debian 12) that draw the designs: with exactly these installed,
+# font_files() gives the files in fonts.txt, those that drew the shipped networks' ranks (id
+# f6deed63e2, as corner_reader.json records), and suit_fonts() those in suit_fonts.txt (not
+# recorded when the shipped networks were trained; pinned since). Other fonts draw other designs.
 FONT_PACKAGES = ("fonts-cantarell", "fonts-crosextra-caladea", "fonts-crosextra-carlito",
                  "fonts-dejavu-core", "fonts-dejavu-extra", "fonts-ebgaramond",
                  "fonts-freefont-ttf", "fonts-lato", "fonts-liberation", "fonts-linuxlibertine",
                  "fonts-noto-core", "fonts-open-sans", "fonts-roboto-unhinted", "fonts-texgyre",
                  "fonts-urw-base35")
 PINNED_FONTS = Path(__file__).with_name("fonts.txt")
+PINNED_SUIT_FONTS = Path(__file__).with_name("suit_fonts.txt")
 _SKIP = ("symbol", "dingbat", "d050000l", "awesome", "math", "emoji", "ancient", "mono",
          "keyboard", "music", "z003", "chancery", "script", "cursive", "blackletter")
 RANK_TEXT = {Rank.ACE: "A", Rank.KING: "K", Rank.QUEEN: "Q", Rank.JACK: "J", Rank.TEN: "10",
@@ -79,19 +80,21 @@ def fonts_id(fonts: tuple[Path, ...]) -> str:
     return hashlib.sha1("\n".join(str(f) for f in fonts).encode()).hexdigest()[:10]
 
 
-def unpinned_fonts(fonts: tuple[Path, ...]) -> str | None:
-    """None when `fonts` are the pinned ones (fonts.txt), else what differs and how to fix it."""
-    want = PINNED_FONTS.read_text().split()
-    have = [str(f) for f in fonts]
-    if have == want:
+def unpinned_fonts(ranks: tuple[Path, ...], suits: tuple[Path, ...]) -> str | None:
+    """None when the rank and suit fonts are the pinned ones, else what differs and the fix."""
+    problems = []
+    for what, fonts, pinned in (("rank", ranks, PINNED_FONTS), ("suit", suits, PINNED_SUIT_FONTS)):
+        want, have = pinned.read_text().split(), [str(f) for f in fonts]
+        if have != want:
+            missing, extra = sorted(set(want) - set(have)), sorted(set(have) - set(want))
+            problems.append(f"{len(have)} {what} font files, {len(missing)} of {pinned.name} "
+                            f"missing{', e.g. ' + missing[0] if missing else ''}, "
+                            f"{len(extra)} not in it{', e.g. ' + extra[0] if extra else ''}")
+    if not problems:
         return None
-    missing, extra = sorted(set(want) - set(have)), sorted(set(have) - set(want))
-    return (f"the fonts installed are not those the shipped networks were trained with "
-            f"({len(have)} font files; {len(missing)} of fonts.txt missing"
-            f"{', e.g. ' + missing[0] if missing else ''}; {len(extra)} not in it"
-            f"{', e.g. ' + extra[0] if extra else ''}): install exactly "
-            f"`apt-get install {' '.join(FONT_PACKAGES)}` and remove other font packages, or "
-            f"pass --any-fonts to train on these (then the drawn designs differ)")
+    return (f"the fonts installed are not those pinned for training ({'; '.join(problems)}): "
+            f"install exactly `apt-get install {' '.join(FONT_PACKAGES)}` and remove other font "
+            f"packages, or pass --any-fonts to draw with these (then the designs differ)")
 
 
 @lru_cache(maxsize=1)
