@@ -5,7 +5,8 @@ A corner index read wrong most often names a card of another kind (a nine of clu
 queen); the middle of the face tells them apart without reading the index. Two looks, each
 vetoing one way, both with thresholds set on designs left out of training (the JSON beside the
 model):
-- `pip_count`, measured: ink blobs of one size in the middle, the index corners left out. A
+- `pip_count`, measured: ink blobs of one size in the middle, the index corners left out (and
+  ink those corners cut, unless mirrored across the middle as pips are: a jumbo rank's rest). A
   reading of a court card or an ace is vetoed when it finds `pip_rows` or more and they make up
   nearly all the ink there (a picture, or another card lying over the middle, adds other ink).
   It tells a nine or a ten surely, but sees no pips in many of them (touching pips, a soft shot).
@@ -160,6 +161,7 @@ PIP_ASPECT = 2.5      # a pip is at most this much wider than tall, or taller th
 ALIKE = 2.0           # pips of one card differ in area by at most this factor from the median
 PIP_SHARE = 0.85      # pips are at least this share of the middle's ink
 SIDE = 26             # ink centred nearer an edge than this (13 mm) is an index's, not the middle's
+MIRROR = 6            # how far (3 mm) a pip's mirror image across the middle may be from a pip
 
 
 def ink_mask(card: np.ndarray) -> np.ndarray:
@@ -194,15 +196,29 @@ def pip_count(card: np.ndarray) -> int:
     """How many pips the middle of a READ_SIZE card shows in rows: ink blobs of one size, if
     they make up nearly all the ink there (else 0: a picture, or another card over it)."""
     ink = ink_mask(card)
+    corners = np.zeros_like(ink)
     for rows in (slice(0, INDEX_H), slice(READ_H - INDEX_H, READ_H)):   # some decks have
         for cols in (slice(0, INDEX_W), slice(READ_W - INDEX_W, READ_W)):   # four indices
-            ink[rows, cols] = 0
+            corners[rows, cols] = 1
+    ink[corners > 0] = 0
     ink[:BORDER] = 0
     ink[READ_H - BORDER:] = 0
     ink[:, :BORDER] = 0
     ink[:, READ_W - BORDER:] = 0
-    _, _, stats, centres = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    inside = (centres[1:, 0] >= SIDE) & (centres[1:, 0] <= READ_W - SIDE)
+    count, labels, stats, centres = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    # A jumbo rank is wider than the corner left out, and the rest of it (an arc of a 9, the 0
+    # of a 10) can be as big as a pip. Pips are laid out the same on the left and the right, so
+    # ink cut by a corner is a pip only if its mirror image across the middle is one too.
+    beside = cv2.dilate(corners, np.ones((3, 3), np.uint8)) > corners
+    areas = stats[:, cv2.CC_STAT_AREA]
+    alone = np.zeros(count, bool)
+    for label in set(labels[beside].tolist()) - {0}:
+        mirror = np.hypot(centres[:, 0] - (READ_W - 1 - centres[label, 0]),
+                          centres[:, 1] - centres[label, 1])
+        twin = (mirror <= MIRROR) & (areas * ALIKE >= areas[label]) \
+            & (areas <= areas[label] * ALIKE)
+        alone[label] = not twin[1:].any()
+    inside = (centres[1:, 0] >= SIDE) & (centres[1:, 0] <= READ_W - SIDE) & ~alone[1:]
     stats = stats[1:][inside]
     areas = stats[:, cv2.CC_STAT_AREA]
     w, h = stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]

@@ -91,6 +91,29 @@ def test_pips_are_counted_in_a_drawn_middle_but_not_in_a_picture() -> None:
     assert pip_count(index) == 0
 
 
+def test_a_jumbo_rank_wider_than_the_corner_left_out_is_not_counted_as_a_pip() -> None:
+    """A Bicycle jumbo nine: its 9 runs past the index corner that the count leaves out, and
+    the arc left over (about as big as a pip) made the nine a ten, vetoing a sure reading.
+    Pips cut by those corners still count: they come in pairs, mirrored across the middle."""
+    card = np.full((READ_H, READ_W, 3), 235, np.uint8)
+    for x in (48, 84):
+        for y in (57, 80, 108, 131):
+            cv2.circle(card, (x, y), 6, (40, 40, 200), -1)
+    cv2.circle(card, (66, 92), 6, (40, 40, 200), -1)
+    assert pip_count(card) == 9
+    jumbo = card.copy()
+    cv2.putText(jumbo, "9", (14, 47), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (40, 40, 200), 2)
+    rest = cv2.connectedComponentsWithStats(ink_mask(jumbo[:, 22:40]))[2]
+    assert [int(a) for a in rest[1:, cv2.CC_STAT_AREA]] == [168]   # as big as a pip (113)
+    assert pip_count(jumbo) == 9
+    wide = card.copy()
+    for x in (48, 84):
+        cv2.circle(wide, (x, 57), 6, (235, 235, 235), -1)
+    for x in (27, 99):   # the top pair, moved out into the corners left out
+        cv2.circle(wide, (x, 57), 7, (40, 40, 200), -1)
+    assert pip_count(wide) == 9
+
+
 def test_ink_is_what_dividing_each_pixel_by_the_white_gives() -> None:
     rng = np.random.default_rng(3)
     drawn = np.full((READ_H, READ_W, 3), 228, np.uint8)
