@@ -36,7 +36,7 @@ from vision.corners import META, MODEL, CornerReader, combine
 from vision.middle import NOT_PIPS, PIPS, MiddleCheck, middle_check, pip_count
 from vision.reading import settled
 
-from . import camera, convnet, github_decks, model, samples, synth
+from . import camera, convnet, github_decks, model, samples
 from . import designs as design_list
 from .designs import Design, cache_dir
 from .occlude import cover_corner
@@ -185,13 +185,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", nargs="*", help="use only these designs (a quick check)")
     parser.add_argument("--out", type=Path, default=MODEL.parent)
     parser.add_argument("--gather", action="store_true", help="npm pack the npm decks first")
-    parser.add_argument("--any-fonts", action="store_true",
-                        help="draw designs with whatever fonts are installed, not only the "
-                             "pinned ones (synth.FONT_PACKAGES)")
+    design_list.add_fonts_option(parser)
     args = parser.parse_args(argv)
-    if args.synth and not args.any_fonts and \
-            (why := synth.unpinned_fonts(synth.font_files(), synth.suit_fonts())):
-        parser.error(why)
+    design_list.check_fonts(parser, args)
     if args.gather:
         gather()
     log = convnet.elapsed_log()

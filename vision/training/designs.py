@@ -9,6 +9,7 @@ design, never by image, so that calibration and evaluation measure decks the mod
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -211,6 +212,20 @@ def designs(synth_count: int = SYNTH_DESIGNS) -> list[Design]:
         out.append(Design(f"synth-{i:03d}", drawn_with, split,
                           lambda i=i: synth.deck(i, fonts)))   # type: ignore[misc]
     return out
+
+
+def add_fonts_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--any-fonts", action="store_true",
+                        help="draw designs with whatever fonts are installed, not only the "
+                             "pinned ones (synth.FONT_PACKAGES)")
+
+
+def check_fonts(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Stop a trainer, saying what to install, if it would draw designs with other fonts than
+    the pinned ones (unless --any-fonts)."""
+    if args.synth and not args.any_fonts and \
+            (why := synth.unpinned_fonts(synth.font_files(), synth.suit_fonts())):
+        parser.error(why)
 
 
 def for_training(synth_count: int, only: list[str] | None = None

@@ -46,7 +46,7 @@ from vision.middle import (
     prepare,
 )
 
-from . import camera, convnet, synth
+from . import camera, convnet
 from . import designs as design_list
 from .convnet import Params
 from .designs import Design, cache_dir
@@ -198,13 +198,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="font-drawn designs")
     parser.add_argument("--only", nargs="*", help="use only these designs (a quick check)")
     parser.add_argument("--out", type=Path, default=MODEL.parent)
-    parser.add_argument("--any-fonts", action="store_true",
-                        help="draw designs with whatever fonts are installed, not only the "
-                             "pinned ones (synth.FONT_PACKAGES)")
+    design_list.add_fonts_option(parser)
     args = parser.parse_args(argv)
-    if args.synth and not args.any_fonts and \
-            (why := synth.unpinned_fonts(synth.font_files(), synth.suit_fonts())):
-        parser.error(why)
+    design_list.check_fonts(parser, args)
     log = convnet.elapsed_log()
 
     try:
