@@ -164,6 +164,19 @@ SIDE = 26             # ink centred nearer an edge than this (13 mm) is an index
 MIRROR = 6            # how far (3 mm) a pip's mirror image across the middle may be from a pip
 
 
+def _index_corners() -> tuple[np.ndarray, np.ndarray]:
+    """The index corners the pip count leaves out (a READ_SIZE boolean mask), and the pixels
+    just beside them."""
+    corners = np.zeros((READ_H, READ_W), np.uint8)
+    for rows in (slice(0, INDEX_H), slice(READ_H - INDEX_H, READ_H)):   # some decks have
+        for cols in (slice(0, INDEX_W), slice(READ_W - INDEX_W, READ_W)):   # four indices
+            corners[rows, cols] = 1
+    return corners > 0, cv2.dilate(corners, np.ones((3, 3), np.uint8)) > corners
+
+
+_CORNERS, _BESIDE_CORNERS = _index_corners()
+
+
 def ink_mask(card: np.ndarray) -> np.ndarray:
     """1 where a pixel of a uint8 BGR card is this dark in some channel against the card's
     white (each channel's 90th percentile), else 0: looked up in a table of the 256 levels per
@@ -196,11 +209,7 @@ def pip_count(card: np.ndarray) -> int:
     """How many pips the middle of a READ_SIZE card shows in rows: ink blobs of one size, if
     they make up nearly all the ink there (else 0: a picture, or another card over it)."""
     ink = ink_mask(card)
-    corners = np.zeros_like(ink)
-    for rows in (slice(0, INDEX_H), slice(READ_H - INDEX_H, READ_H)):   # some decks have
-        for cols in (slice(0, INDEX_W), slice(READ_W - INDEX_W, READ_W)):   # four indices
-            corners[rows, cols] = 1
-    ink[corners > 0] = 0
+    ink[_CORNERS] = 0
     ink[:BORDER] = 0
     ink[READ_H - BORDER:] = 0
     ink[:, :BORDER] = 0
@@ -209,14 +218,13 @@ def pip_count(card: np.ndarray) -> int:
     # A jumbo rank is wider than the corner left out, and the rest of it (an arc of a 9, the 0
     # of a 10) can be as big as a pip. Pips are laid out the same on the left and the right, so
     # ink cut by a corner is a pip only if its mirror image across the middle is one too.
-    beside = cv2.dilate(corners, np.ones((3, 3), np.uint8)) > corners
-    areas = stats[:, cv2.CC_STAT_AREA]
+    blobs = stats[:, cv2.CC_STAT_AREA]
     alone = np.zeros(count, bool)
-    for label in set(labels[beside].tolist()) - {0}:
+    for label in set(labels[_BESIDE_CORNERS].tolist()) - {0}:
         mirror = np.hypot(centres[:, 0] - (READ_W - 1 - centres[label, 0]),
                           centres[:, 1] - centres[label, 1])
-        twin = (mirror <= MIRROR) & (areas * ALIKE >= areas[label]) \
-            & (areas <= areas[label] * ALIKE)
+        twin = (mirror <= MIRROR) & (blobs * ALIKE >= blobs[label]) \
+            & (blobs <= blobs[label] * ALIKE)
         alone[label] = not twin[1:].any()
     inside = (centres[1:, 0] >= SIDE) & (centres[1:, 0] <= READ_W - SIDE) & ~alone[1:]
     stats = stats[1:][inside]
