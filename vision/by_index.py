@@ -4,34 +4,35 @@
 A card under others in a fan, a pile or a meld row often shows nothing but one index corner,
 and no outline of it is found. But an index is plain to see: a rank over a suit pip, dark or
 red ink on the card's paper (a pip too broad for the black-hat, as on a jumbo index, is a hole
-in that paper). So ink marks on paper are paired, a rank glyph (or the two of "10") over a pip
-of about its size; the rank's long axis, turned towards the pip, is the card's "down", and the
-index sits in the card's top-left corner (in the card's own upright frame), so the card lies
-to the right of and below it. Each pair's corner window (the 20 x 44 mm the corner reader
-reads, vision.corners) is read as one corner (the other covered) at two kinds of size: round
-the size of the cards read in the frame, and round the size the index's own height says (a
-card farther from the camera or nearer than the others, or a jumbo index, reads well only at
-its own; ink that is no index reads otherwise at the two). Each kind's likeliest size is read
-first and, where that names a card, SIZES round it. The rank's axis gives "down" a few degrees
-off, now and then 20 (a "J" with a long hook), more than the reader forgives (on the rendered
-busy scenes it names 97 % of indices upright, 88 % turned 10 degrees, 63 % at 15, 19 % at 20):
-a pair whose readings hint at an index but name no card is read again turned (TURNS), and a
-turn then names a card only very surely (SURE_TURNED). An index names a card when two sizes are
-sure of it (the reader's calibrated threshold), one of each kind, or when every size of its
-own kind is; and no size names another card. Where the two kinds are more than FAR apart (a
-card far nearer the camera than the others, or farther: a photo's cards pasted at any size),
-the frame's cards' size may show the index as a smudge that leans to any card: if the index
-names no card so, it is judged again at its own size alone, where two sizes suffice. The same
-ink read the other way up names nothing; two glyphs side by side are read both as a "10" and
-as the one glyph, and a "10" that names no ten gives way to the glyph's reading (a king's
-index beside the next card's nine in a fan names the king as a "10"); and the card laid from
-it must lie on paper. It is laid from the index: its corner, its turn, and its size (that of
-the cards read in the frame when it read surely at that size, else what the index's size
-says). Two indices naming the same card half a turn apart, a card's diagonal from each other,
-are that card's two corners: one card, of its own size, which the other cards laid from one
-index then take.
-The reader was trained to say "no index here" on the middles of faces, on blank paper and on
-cloth, so pips in a card's middle, a court's picture and the ground name no card.
+in that paper; a glyph touching the faint line along the edge of the card over it is picked out
+of that line by its stronger ink). So ink marks on paper are paired, a rank glyph (or the two
+of "10") over a pip of about its size; the rank's long axis, turned towards the pip, is the
+card's "down", and the index sits in the card's top-left corner (in the card's own upright
+frame), so the card lies to the right of and below it. Each pair's corner window (the 20 x 44
+mm the corner reader reads, vision.corners) is read as one corner (the other covered) at two
+kinds of size: round the size of the cards read in the frame, and round the size the index's
+own height says (a card farther from the camera or nearer than the others, or a jumbo index,
+reads well only at its own; ink that is no index reads otherwise at the two). Each kind's
+likeliest size is read first and, where that names a card, SIZES round it. The rank's axis
+gives "down" a few degrees off, now and then 20 (a "J" with a long hook), more than the reader
+forgives (on the rendered busy scenes it names 97 % of indices upright, 88 % turned 10 degrees,
+63 % at 15, 19 % at 20): a pair whose readings hint at an index but name no card is read again
+turned (TURNS), and a turn then names a card only very surely (SURE_TURNED). An index names a
+card when two sizes are sure of it (the reader's calibrated threshold), one of each kind, or
+when every size of its own kind is; and no size names another card. Where the two kinds are
+more than FAR apart (a card far nearer the camera than the others, or farther: a photo's cards
+pasted at any size), the frame's cards' size may show the index as a smudge that leans to any
+card: if the index names no card so, it is judged again at its own size alone, where two sizes
+suffice. The same ink read the other way up names nothing; two glyphs side by side are read
+both as a "10" and as the one glyph, and a "10" that names no ten gives way to the glyph's
+reading (a king's index beside the next card's nine in a fan names the king as a "10"); and the
+card laid from it must lie on paper. It is laid from the index: its corner, its turn, and its
+size (that of the cards read in the frame when it read surely at that size, else what the
+index's size says). Two indices naming the same card half a turn apart, a card's diagonal from
+each other, are that card's two corners: one card, of its own size, which the other cards laid
+from one index then take. The reader was trained to say "no index here" on the middles of
+faces, on blank paper and on cloth, so pips in a card's middle, a court's picture and the
+ground name no card.
 
 Ink inside the cards read already is read last, and names a card only very surely
 (SURE_INSIDE): in a fan or a pile the card read by its outline may be the one under the
@@ -87,6 +88,9 @@ SURE_INSIDE = 0.97         # such a pair names a card only this surely, at least
 #                            of a court read already, or another card's index half under it,
 #                            otherwise named cards on the rendered busy scenes)
 INK = 28                   # grey levels of ink below the paper round it (black-hat), at least
+STRONG = 0.5               # a mark that is no glyph is looked at again in its ink this share of
+#                            its darkest (95th percentile) or more: a glyph touching the faint
+#                            line along the edge of a card over it (a fan) was one mark with it
 PAPER = 0.55               # paper round the ink at least this share of the frame's whitest
 MAX_SATURATION = 80        # ... and this colourless (HSV saturation of the local white)
 MIN_GLYPH, MAX_GLYPH = 5, 90   # a glyph's longest side, px
@@ -102,7 +106,8 @@ FAR = 1.6                  # an index whose own size says its card is this many 
 AGREE = 2                  # sizes (of SIZES) naming the card, at least
 PIPS = 2                   # pips tried under each glyph, the nearest
 ELONGATED = 1.25           # a glyph this much longer than wide gives "down" by its long axis
-ALONG = 0.6                # ... and its pip lies this near that axis (cosine)
+ALONG = 0.6                # ... and its pip lies this near that axis (cosine; a glyph beside it,
+#                            the other digit of a "10" or the next card's rank in a fan, is none)
 SAME_INDEX = 0.5           # indices of one card this near (share of the rank's height) are one
 DIAGONAL_TURN = 0.25       # rad: indices this near half a turn and a diagonal apart: one card
 TURNS = (0.17, -0.17, 0.35, -0.35)   # rad (10 and 20 degrees): a pair hinting at an index,
@@ -150,19 +155,36 @@ def _glyphs(frame: np.ndarray) -> tuple[list[_Glyph], np.ndarray]:
     mask = ((ink >= INK) & paper).astype(np.uint8)
     paper_mask = paper.astype(np.uint8)
     mask |= _holes(paper_mask)
+    return _marks(ink, mask, split=True), paper_mask
+
+
+def _marks(ink: np.ndarray, mask: np.ndarray, split: bool, at: tuple[int, int] = (0, 0)
+           ) -> list[_Glyph]:
+    """The glyphs among a mask's marks (`at`: the mask's place in the frame; `ink`, of the
+    mask's size, how dark each pixel is). With `split`, a mark too big or too thin for a glyph
+    is looked at again in its strongest ink alone (STRONG)."""
     count, labels, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
     out = []
     for i in range(1, count):
         x, y, w, h, area = stats[i]
         size = max(w, h)
-        if not MIN_GLYPH <= size <= MAX_GLYPH or area < 10:
+        if size < MIN_GLYPH or area < 10:
             continue
-        if area < 0.12 * w * h or size > BAR * min(w, h):
-            continue   # a thin frame round a picture, or a line: no glyph
-        ys, xs = np.nonzero(labels[y:y + h, x:x + w] == i)
-        out.append(_Glyph(centres[i].astype(np.float32),
-                          np.stack([xs + x, ys + y], axis=1).astype(np.float32), float(size)))
-    return out, paper_mask
+        blob = labels[y:y + h, x:x + w] == i
+        if size > MAX_GLYPH or area < 0.12 * w * h or size > BAR * min(w, h):
+            # no glyph (a thin frame round a picture, or a line), but it may hold one
+            if split:
+                part = ink[y:y + h, x:x + w]
+                level = STRONG * float(np.percentile(part[blob], 95))
+                if level > INK:
+                    out += _marks(part, (blob & (part >= level)).astype(np.uint8), False,
+                                  (at[0] + x, at[1] + y))
+            continue
+        ys, xs = np.nonzero(blob)
+        out.append(_Glyph((centres[i] + at).astype(np.float32),
+                          np.stack([xs + x + at[0], ys + y + at[1]], axis=1).astype(np.float32),
+                          float(size)))
+    return out
 
 
 def _holes(paper: np.ndarray) -> np.ndarray:
@@ -202,8 +224,9 @@ def _pairs(glyphs: list[_Glyph]) -> list[_Index]:
     the rank), the biggest rank first (the specks of a busy ground are small; on the rendered
     busy scenes this puts more of the true indices among the MAX_PAIRS read than any count
     of neighbours did). Each glyph is taken as a rank over its PIPS nearest glyphs of like
-    size a glyph or so away; "down" is the rank's long axis (ranks are taller than wide),
-    turned towards the pip, or the way to the pip for a round glyph."""
+    size a glyph or so away (for a tall glyph, those along its long axis: the next card's
+    index beside it in a fan took both places before); "down" is the rank's long axis (ranks
+    are taller than wide), turned towards the pip, or the way to the pip for a round glyph."""
     if len(glyphs) < 2:
         return []
     centres = np.stack([g.centre for g in glyphs])
@@ -214,16 +237,21 @@ def _pairs(glyphs: list[_Glyph]) -> list[_Index]:
         ratio = sizes / top.size
         near = np.nonzero((gap >= STACK[0] * top.size) & (gap <= STACK[1] * top.size)
                           & (ratio <= SIZE_RATIO) & (ratio >= 1 / SIZE_RATIO))[0]
-        near = near[np.argsort(gap[near])][:PIPS]
         axis, long_ = _axis(top.points)
+        if long_ >= ELONGATED:   # a glyph beside a tall one is no pip of it (see ALONG)
+            along = (centres[near] - top.centre) @ axis / gap[near]
+            near = near[np.abs(along) >= ALONG]
+        near = near[np.argsort(gap[near])][:PIPS]
         beside = np.nonzero(gap < 1.3 * top.size)[0]
+        ways: list[np.ndarray] = []
         for j in near:
             way = (centres[j] - top.centre) / gap[j]
             down = way
             if long_ >= ELONGATED:
-                if abs(float(axis @ way)) < ALONG:
-                    continue   # a glyph beside a tall one: the other digit of a "10"
                 down = axis if float(axis @ way) > 0 else -axis
+            if any(float(down @ w) > 0.999 for w in ways):
+                continue   # two pips along a tall rank's axis give it one "down"
+            ways.append(down)
             right = np.array([down[1], -down[0]], np.float32)
             rank, ten = top.points, False
             # a "10": another glyph beside this one, at its height (a "0" alone is a "Q")

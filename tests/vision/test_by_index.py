@@ -335,6 +335,29 @@ def test_a_fan_read_by_its_bottom_cards_outline_shows_the_cards_over_it(
     assert len(out) == len(laid) and set(out) == {item.card for item in laid}
 
 
+@pytest.mark.parametrize(("names", "spread", "turn"),
+                         [(("KS", "9S", "JH"), 0.2, 0.0),
+                          (("KS", "9S", "JH"), 0.18, 0.0),
+                          (("9D", "QH", "KC"), 0.18, 0.4)])
+def test_a_fan_on_plain_cloth_is_read_card_by_card(
+        faces: Faces, names: tuple[str, str, str], spread: float, turn: float) -> None:
+    """A fan of three (a hand or a meld row spread on the mat), each card under the next
+    showing a strip a fifth of its width or less: every card is named, and none other.
+    Before, a rank touching the faint line along the edge of the card over it was one mark
+    with that line, no glyph (the first fan's king); and the next card's rank and pip, beside
+    a rank and nearer than its own pip, took both places of the pips tried under it (the
+    others' nine of spades and queen of hearts)."""
+    length = 260.0
+    width = length * 63 / 88
+    way = np.array([np.cos(turn), np.sin(turn)])
+    laid = [Laid(Card.parse(name), _card(tuple(np.array([250.0, 360.0]) + k * spread * width
+                                               * way), length, turn))
+            for k, name in enumerate(names)]
+    found = [d.reading.card for d in find_cards(_render(faces, laid[::-1]))
+             if d.reading.card is not None]
+    assert sorted(map(str, found)) == sorted(names)
+
+
 def test_a_court_read_by_its_outline_names_no_other_card() -> None:
     """Every court of the training decks, read by its outline: the ink inside it (its own
     indices, its picture) names no other card (the Egyptian jacks' pictures were read as
