@@ -170,15 +170,17 @@ def _marks(ink: np.ndarray, mask: np.ndarray, split: bool, at: tuple[int, int] =
         size = max(w, h)
         if size < MIN_GLYPH or area < 10:
             continue
+        # a mark that is no glyph (a thin frame round a picture, a line) may hold one
+        glyph = size <= MAX_GLYPH and area >= 0.12 * w * h and size <= BAR * min(w, h)
+        if not (glyph or split):
+            continue
         blob = labels[y:y + h, x:x + w] == i
-        if size > MAX_GLYPH or area < 0.12 * w * h or size > BAR * min(w, h):
-            # no glyph (a thin frame round a picture, or a line), but it may hold one
-            if split:
-                part = ink[y:y + h, x:x + w]
-                level = STRONG * float(np.percentile(part[blob], 95))
-                if level > INK:
-                    out += _marks(part, (blob & (part >= level)).astype(np.uint8), False,
-                                  (at[0] + x, at[1] + y))
+        if not glyph:
+            part = ink[y:y + h, x:x + w]
+            level = STRONG * float(np.percentile(part[blob], 95))
+            if level > INK:
+                out += _marks(part, (blob & (part >= level)).astype(np.uint8), False,
+                              (at[0] + x, at[1] + y))
             continue
         ys, xs = np.nonzero(blob)
         out.append(_Glyph((centres[i] + at).astype(np.float32),
