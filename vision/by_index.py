@@ -23,10 +23,12 @@ when every size of its own kind is; and no size names another card. Where the tw
 more than FAR apart (a card far nearer the camera than the others, or farther: a photo's cards
 pasted at any size), the frame's cards' size may show the index as a smudge that leans to any
 card: if the index names no card so, it is judged again at its own size alone, where two sizes
-suffice. The same ink read the other way up names nothing; two glyphs side by side are read
-both as a "10" and as the one glyph, and a "10" that names no ten gives way to the glyph's
-reading (a king's index beside the next card's nine in a fan names the king as a "10"); and the
-card laid from it must lie on paper. It is laid from the index: its corner, its turn, and its
+suffice. The same ink read the other way up names nothing; two glyphs side by side, one a thin "1",
+are read both as a "10" and as the one glyph, and a "10" that names no ten gives way to the
+glyph's reading (a king's index beside the next card's nine in a fan names the king as a "10");
+one glyph names a ten only if shaped as a "1" or a "10" run together, with no other glyph beside
+it (in a tight fan the reader's window shows a nine and the next card's queen as a "10"); and
+the card laid from it must lie on paper. It is laid from the index: its corner, its turn, and its
 size (that of the cards read in the frame when it read surely at that size, else what the
 index's size says). Two indices naming the same card half a turn apart, a card's diagonal from
 each other, are that card's two corners: one card, of its own size, which the other cards laid
@@ -37,6 +39,9 @@ ground name no card.
 Ink inside the cards read already is read last, and names a card only very surely
 (SURE_INSIDE): in a fan or a pile the card read by its outline may be the one under the
 others, whose outline then holds their indices; and an outline over two cards holds the other's.
+So does an index naming another card where a card laid from a surer index has its other
+index (half a turn round, a diagonal away): an Egyptian jack found by its top index alone had
+its bottom one read as the king of hearts.
 
 The cost is bounded by MAX_PAIRS and MAX_INSIDE: at most that many pairs are read (the
 biggest ranks first), each at one size of each kind (and, hinting at an index, turned at each
@@ -98,6 +103,11 @@ BAR = 14                   # ... at most this many times its shortest (the "1" o
 SIZE_RATIO = 2.2           # a rank and its pip differ in size at most this many times
 STACK = (0.7, 2.2)         # their centres this many times the rank's height apart
 SIDE_BY_SIDE = 0.35        # glyphs of "10": this near in height along "down" (share of height)
+ONE = 2.3                  # ... and one of them (the "1") this much longer than wide, at least
+#                            (2.8 to 5.8 on the training designs, a 9 or a Q 1.3 to 2.0)
+LONE_TEN = 1.5             # one glyph alone names a ten only if no longer than this times its
+#                            width (a "10" run together), or a thin "1" (ONE: its "0" joined to the
+#                            pip of a jumbo index); a 9 measures 1.6 to 2.0 on the training designs
 ON_PAPER = 0.35            # a card laid from an index lies on paper: this share of it, at least
 #                            (on the rendered busy scenes every card laid right has 0.4 or more)
 FAR = 1.6                  # an index whose own size says its card is this many times the
@@ -204,12 +214,17 @@ def _holes(paper: np.ndarray) -> np.ndarray:
 @dataclass(frozen=True)
 class _Index:
     """A rank (one glyph, or two side by side: `ten`) over a pip: the rank's ink and the
-    card's unit "down" and "right" in the frame."""
+    card's unit "down" and "right" in the frame. `no_ten`: a rank of one glyph that may name
+    no ten, being shaped as neither a "1" nor a "10" run together, or having a glyph beside it
+    that makes no "10" with it (the reader's window shows both and may take them for one: a
+    nine beside the next card's queen in a tight fan, or a "1" beside the sliver of its "0"
+    left showing and the next card's queen)."""
 
     rank: np.ndarray
     down: np.ndarray
     right: np.ndarray
     ten: bool
+    no_ten: bool = False
 
 
 def _axis(points: np.ndarray) -> tuple[np.ndarray, float]:
@@ -255,19 +270,22 @@ def _pairs(glyphs: list[_Glyph]) -> list[_Index]:
                 continue   # two pips along a tall rank's axis give it one "down"
             ways.append(down)
             right = np.array([down[1], -down[0]], np.float32)
-            rank, ten = top.points, False
-            # a "10": another glyph beside this one, at its height (a "0" alone is a "Q")
-            for k in beside:
-                other = glyphs[k]
-                rel = other.centre - top.centre
-                if k not in (i, j) and abs(float(rel @ down)) < SIDE_BY_SIDE * top.size \
-                        and 0.3 * top.size < abs(float(rel @ right)) < 1.2 * top.size \
-                        and 0.6 < other.size / top.size < 1.6:
-                    rank, ten = np.concatenate([rank, other.points]), True
-                    break
-            out.append(_Index(rank, down.astype(np.float32), right, ten))
-            if ten:   # and the glyph alone (a king beside the next card's nine in a fan)
-                out.append(_Index(top.points, down.astype(np.float32), right, False))
+            # a "10": another glyph beside this one, at its height, one of them a thin "1" (a
+            # "0" alone is a "Q"). A glyph names no ten alone if shaped as neither a "10" run
+            # together nor a "1", or with a glyph beside it besides its "10"'s other (_Index).
+            rel = centres[beside] - top.centre
+            side = [(k, abs(float(r @ right))) for k, r in zip(beside, rel, strict=True)
+                    if k not in (i, j) and abs(float(r @ down)) < SIDE_BY_SIDE * top.size
+                    and abs(float(r @ right)) < 1.2 * top.size
+                    and 0.6 < sizes[k] / top.size < 1.6]
+            other = next((k for k, off in side if off > 0.3 * top.size
+                          and max(long_, _axis(glyphs[k].points)[1]) >= ONE), None)
+            no_ten = not (long_ <= LONE_TEN or long_ >= ONE) or len(side) > (other is not None)
+            if other is not None:
+                out.append(_Index(np.concatenate([top.points, glyphs[other].points]),
+                                  down.astype(np.float32), right, True))
+            # and the glyph alone (a king beside the next card's nine in a fan)
+            out.append(_Index(top.points, down.astype(np.float32), right, False, no_ten))
     out.sort(key=lambda p: -_rank_height(p))
     return out
 
@@ -361,6 +379,8 @@ def read_indices(frame: np.ndarray, read: list[np.ndarray],
                     card, readings, named, reader.abstain_below, own_only):
                 break
         else:
+            continue
+        if pairs[i].no_ten and Card.from_index(card).rank == Rank.TEN:
             continue
         # laid at the frame's card size where that size read it surely
         sure = _sure(card, readings, named, reader.abstain_below)
@@ -476,15 +496,19 @@ def _card_corners(corner: np.ndarray, right: np.ndarray, down: np.ndarray, width
 
 def _one_per_index(found: list[IndexCard], card_px: tuple[float, float] | None
                    ) -> list[IndexCard]:
-    """One reading per index (the surest; two pairs may share a rank), a card's two indices
-    (half a turn apart, a diagonal away) as one card laid from both, and, when the frame
-    gave no card size, the cards laid from one index at the size of those laid from two."""
+    """One reading per index (the surest; two pairs may share a rank; one at the other index
+    of a card laid from a surer one, naming another card, only at SURE_INSIDE), a card's two
+    indices (half a turn apart, a diagonal away) as one card laid from both, and, when the
+    frame gave no card size, the cards laid from one index at the size of those laid from
+    two."""
     found = sorted(found, key=lambda f: -f.confidence)
     found = [f for f in found if not any(_upside_down(f, g) or _wrongly_joined(f, g)
                                          for g in found)]
     kept: list[IndexCard] = []
     for f in found:
-        if not any(np.linalg.norm(f.index - k.index) < SAME_INDEX * k.rank_px for k in kept):
+        if not any(np.linalg.norm(f.index - k.index) < SAME_INDEX * k.rank_px for k in kept) \
+                and (f.confidence >= SURE_INSIDE or not any(
+                    k.card != f.card and _paired(k, f) for k in kept)):
             kept.append(f)
     out: list[tuple[IndexCard, bool]] = []
     used = [False] * len(kept)

@@ -312,6 +312,47 @@ def test_two_indices_side_by_side_in_a_fan_are_not_one_ten(
     assert set(found) <= {item.card for item in laid}
 
 
+@pytest.mark.parametrize(("names", "spread", "turn"),
+                         [(("9D", "QH", "KC"), 0.16, -0.3),
+                          (("9D", "QH", "KC"), 0.16, 0.0),
+                          (("9D", "QH", "KC"), 0.16, 0.4),
+                          (("AC", "10D", "QS"), 0.12, 0.0),
+                          (("AC", "10D", "QS"), 0.12, 0.4)])
+def test_a_tight_fans_glyphs_side_by_side_name_no_other_ten(
+        faces: Faces, names: tuple[str, str, str], spread: float, turn: float) -> None:
+    """A fan so tight that each rank stands beside the next card's: the reader's window
+    shows both glyphs and may take them for a "10". So two glyphs are a "10" only if one is
+    a thin "1", and one glyph alone names a ten only if it is about as wide as tall (before,
+    the nine of diamonds beside the queen of hearts was named the ten of diamonds, and the
+    ten of diamonds beside the queen of spades the ten of spades)."""
+    length = 260.0
+    width = length * 63 / 88
+    way = np.array([np.cos(turn), np.sin(turn)])
+    laid = [Laid(Card.parse(name), _card(tuple(np.array([250.0, 360.0]) + k * spread * width
+                                               * way), length, turn))
+            for k, name in enumerate(names)]
+    found = {str(f.card) for f in read_indices(_render(faces, laid[::-1]), [], None)}
+    assert found and found <= set(names)
+
+
+@pytest.mark.parametrize("turn", [-0.3, 0.0, 0.4])
+def test_a_cards_other_index_names_no_other_card(turn: float) -> None:
+    """A fan on plain cloth whose top card is an Egyptian jack, found by its top index alone
+    (no outline is read): its bottom index, read as the king of hearts at under SURE_INSIDE,
+    lies where the jack laid from the surer top index has its other index, so it names no card
+    (before, every such fan named the king)."""
+    faces = {card: borderless(face) for card, face in load_deck("svg-ancient-egyptians").items()}
+    names = ("KS", "9S", "JH")
+    length = 260.0
+    way = np.array([np.cos(turn), np.sin(turn)])
+    laid = [Laid(Card.parse(name), _card(tuple(np.array([250.0, 360.0]) + k * 0.2 * length
+                                               * 63 / 88 * way), length, turn))
+            for k, name in enumerate(names)]
+    found = {str(d.reading.card) for d in find_cards(_render(faces, laid[::-1]))
+             if d.reading.card is not None}
+    assert "JH" in found and found <= set(names)
+
+
 @pytest.mark.parametrize(("deck", "names", "spread"),
                          [("svg-standard", ("KS", "9S", "JH"), 0.22),
                           ("svg-jolly-royal", ("AC", "10D", "QS"), 0.3),
