@@ -248,13 +248,14 @@ def _pairs(glyphs: list[_Glyph]) -> list[_Index]:
         return []
     centres = np.stack([g.centre for g in glyphs])
     sizes = np.array([g.size for g in glyphs], np.float32)
+    shapes = [_axis(g.points) for g in glyphs]
     out: list[_Index] = []
     for i, top in enumerate(glyphs):
         gap = np.linalg.norm(centres - top.centre, axis=1)
         ratio = sizes / top.size
         near = np.nonzero((gap >= STACK[0] * top.size) & (gap <= STACK[1] * top.size)
                           & (ratio <= SIZE_RATIO) & (ratio >= 1 / SIZE_RATIO))[0]
-        axis, long_ = _axis(top.points)
+        axis, long_ = shapes[i]
         if long_ >= ELONGATED:   # a glyph beside a tall one is no pip of it (see ALONG)
             along = (centres[near] - top.centre) @ axis / gap[near]
             near = near[np.abs(along) >= ALONG]
@@ -279,7 +280,7 @@ def _pairs(glyphs: list[_Glyph]) -> list[_Index]:
                     and abs(float(r @ right)) < 1.2 * top.size
                     and 0.6 < sizes[k] / top.size < 1.6]
             other = next((k for k, off in side if off > 0.3 * top.size
-                          and max(long_, _axis(glyphs[k].points)[1]) >= ONE), None)
+                          and max(long_, shapes[k][1]) >= ONE), None)
             no_ten = not (long_ <= LONE_TEN or long_ >= ONE) or len(side) > (other is not None)
             if other is not None:
                 out.append(_Index(np.concatenate([top.points, glyphs[other].points]),
