@@ -30,7 +30,10 @@ one glyph names a ten only if shaped as a "1" or a "10" run together, with no ot
 it (in a tight fan the reader's window shows a nine and the next card's queen as a "10"); and
 the card laid from it must lie on paper. It is laid from the index: its corner, its turn, and its
 size (that of the cards read in the frame when it read surely at that size, else what the
-index's size says). Two indices naming the same card half a turn apart, a card's diagonal from
+index's size says), then at the size, from that one to the index's own and a little beyond
+either, whose far sides stand out most as a card's edges, if clearly more (FIT_GAIN): a card
+nearer the camera than the others, laid at their size, was too small to hold its other index.
+Two indices naming the same card half a turn apart, a card's diagonal from
 each other, are that card's two corners: one card, of its own size, which the other cards laid
 from one index then take. The reader was trained to say "no index here" on the middles of
 faces, on blank paper and on cloth, so pips in a card's middle, a court's picture and the
@@ -70,6 +73,7 @@ from .corners import (
     corner_reader,
     heads_log_p,
 )
+from .looks import sides_shown
 from .quads import CARD_ASPECT, holds, side_lengths
 from .reading import Reading
 
@@ -113,6 +117,11 @@ ON_PAPER = 0.35            # a card laid from an index lies on paper: this share
 FAR = 1.6                  # an index whose own size says its card is this many times the
 #                            frame's cards, or as many times less, is judged at its own alone
 #                            when the two kinds of size together name no card
+FIT = 1.1                  # a card laid from one index is tried at sizes from the size laid at
+#                            to its index's own, and this much beyond either,
+FIT_STEP = 1.025           # ... this far apart,
+FIT_NEAR = 1.08            # ... other than within this of the size laid at
+FIT_GAIN = 0.25            # ... and laid at one whose far sides stand out this much more
 AGREE = 2                  # sizes (of SIZES) naming the card, at least
 PIPS = 2                   # pips tried under each glyph, the nearest
 ELONGATED = 1.25           # a glyph this much longer than wide gives "down" by its long axis
@@ -390,8 +399,28 @@ def read_indices(frame: np.ndarray, read: list[np.ndarray],
         laid = _laid(pairs[i], Card.from_index(card), readings[best].confidence,
                      _corner(pairs[i], scale), scale, card_px if at_theirs else None)
         if _on_paper(paper, laid.corners) >= ON_PAPER:
-            found.append(laid)   # else laid off the card: over the ground, not other cards
+            # else laid off the card: over the ground, not other cards
+            found.append(_fitted(frame, laid))
     return _one_per_index(found, card_px)
+
+
+def _fitted(frame: np.ndarray, card: IndexCard) -> IndexCard:
+    """The card laid from one index at the size whose two far sides (those not meeting at
+    the index's corner) stand out most as a card's edges (`looks.sides_shown`), when clearly
+    more than at the size laid at (FIT_GAIN). The sizes tried run from the size laid at to
+    its index's own, and FIT beyond either: a card nearer the camera than the others, laid
+    at their size, was too small to hold its other index."""
+    width, length = side_lengths(card.corners)[:2]
+    own = _own_scale(card.rank_px) * CARD_MM[1]
+    low, high = min(length, own) / FIT, max(length, own) * FIT
+    ladder = (low * FIT_STEP ** k for k in range(math.floor(math.log(high / low, FIT_STEP)) + 1))
+    lengths = [length] + [s for s in ladder if not 1 / FIT_NEAR < s / length < FIT_NEAR]
+    shown = [sum(sides_shown(frame, _resized(card, width * s / length, s).corners)[1:3]) / 2
+             for s in lengths]
+    best = max(range(len(lengths)), key=lambda k: shown[k])
+    if shown[best] < shown[0] + FIT_GAIN:
+        return card
+    return _resized(card, width * lengths[best] / length, lengths[best])
 
 
 def _sure(card: int, readings: list[CornerReading], named: list[int | None],

@@ -25,7 +25,7 @@ from vision.by_index import read_indices
 from vision.detect import Detection, _with_index_cards, find_cards
 from vision.faces import load_deck
 from vision.middle import middle_check
-from vision.quads import holds
+from vision.quads import holds, side_lengths
 from vision.reading import Reading
 
 Faces = dict[Card, np.ndarray]
@@ -234,6 +234,32 @@ def test_a_card_nearer_or_farther_than_the_others_is_read_at_its_own_size(ratio:
         frame = _render(faces, [ace])
         found = read_indices(frame, [], (length * ratio * 63 / 88, length * ratio))
         assert [f.card for f in found] == [ace.card]
+
+
+@pytest.mark.parametrize(("name", "ratio"),
+                         [("QH", 0.75), ("9S", 0.8), ("KD", 1.25), ("10S", 1.25)])
+def test_a_card_of_another_size_than_the_others_is_laid_at_its_own(
+        monkeypatch: pytest.MonkeyPatch, faces: Faces, name: str, ratio: float) -> None:
+    """The frame's cards are `ratio` times this one's size, its other index is under another
+    card, and its index reads surely at their size: it is laid at the size whose far sides
+    stand out as a card's edges, its own (before, at theirs: too small to hold its other
+    index, or too big)."""
+    length = 280.0 if ratio < 1 else 200.0
+    item = Laid(Card.parse(name), _card((330, 330), length, 0.3))
+    corners = item.corners
+    cover = Laid(Card.parse("AS"), _card(tuple(corners[2] + 0.35 * (corners[2] - corners[0])),
+                                         0.75 * length, 0.8))
+    frame = _render(faces, [cover, item])
+    theirs = (length * ratio * 63 / 88, length * ratio)
+
+    def laid_length() -> float:
+        found = [f for f in read_indices(frame, [], theirs) if f.card == item.card]
+        assert len(found) == 1
+        return max(side_lengths(found[0].corners)) / length
+
+    assert laid_length() == pytest.approx(1.0, abs=0.06)
+    monkeypatch.setattr(by_index, "FIT_GAIN", float("inf"))
+    assert laid_length() == pytest.approx(ratio, abs=0.02)
 
 
 @pytest.mark.parametrize(("deck", "name", "ratio"),
