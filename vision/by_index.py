@@ -92,7 +92,7 @@ SIZES = (1.0, 1.13, 0.89)
 # Pairs read per frame, at most (the cost bound): a busy ground's specks (sprinkles, a
 # zigzag) pair up too, bigger than a card's index, and 40 left a card's sure index unread.
 MAX_PAIRS = 120
-MAX_INSIDE = 20            # ... and, after them, pairs inside the cards read already
+MAX_INSIDE = 48            # ... and, after them, pairs inside the cards read already
 SURE_INSIDE = 0.97         # such a pair names a card only this surely, at least (the picture
 #                            of a court read already, or another card's index half under it,
 #                            otherwise named cards on the rendered busy scenes)
