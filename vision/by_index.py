@@ -35,7 +35,9 @@ either, whose far sides stand out most as a card's edges, if clearly more (FIT_G
 nearer the camera than the others, laid at their size, was too small to hold its other index.
 Two indices naming the same card half a turn apart, a card's diagonal from
 each other, are that card's two corners: one card, of its own size, which the other cards laid
-from one index then take. The reader was trained to say "no index here" on the middles of
+from one index then take. Two indices so placed that name no card alone but hint at one are
+read together, as an outline's two corners are, at the size of the card they span
+(`_read_as_two`). The reader was trained to say "no index here" on the middles of
 faces, on blank paper and on cloth, so pips in a card's middle, a court's picture and the
 ground name no card.
 
@@ -48,8 +50,9 @@ its bottom one read as the king of hearts.
 
 The cost is bounded by MAX_PAIRS and MAX_INSIDE: at most that many pairs are read (the
 biggest ranks first), each at one size of each kind (and, hinting at an index, turned at each
-of TURNS) and, if it names a card there, at up to 2 * len(SIZES) - 2 more (the network's
-time is most of it, under a millisecond a window on this machine).
+of TURNS) and, if it names a card there, at up to 2 * len(SIZES) - 2 more; and by MAX_COUPLES,
+two indices read together at len(SIZES) sizes each (the network's time is most of it, under a
+millisecond a window on this machine).
 """
 
 from __future__ import annotations
@@ -122,6 +125,7 @@ FIT = 1.1                  # a card laid from one index is tried at sizes from t
 FIT_STEP = 1.025           # ... this far apart,
 FIT_NEAR = 1.08            # ... other than within this of the size laid at
 FIT_GAIN = 0.25            # ... and laid at one whose far sides stand out this much more
+MAX_COUPLES = 24           # two indices read together as one card's corners, at most
 AGREE = 2                  # sizes (of SIZES) naming the card, at least
 PIPS = 2                   # pips tried under each glyph, the nearest
 ELONGATED = 1.25           # a glyph this much longer than wide gives "down" by its long axis
@@ -375,6 +379,7 @@ def read_indices(frame: np.ndarray, read: list[np.ndarray],
     rest = iter(_read(reader, frame, [(pairs[i], s) for i in again
                                       for k, s in enumerate(scales[i]) if k not in heads]))
     found: list[IndexCard] = []
+    named_alone: set[int] = set()
     for i in again:
         readings = [firsts[i][k] if k in heads else next(rest) for k in range(len(scales[i]))]
         named = [r.ranked_cards(1)[0][0] if r.names_card else None for r in readings]
@@ -390,6 +395,7 @@ def read_indices(frame: np.ndarray, read: list[np.ndarray],
                 break
         else:
             continue
+        named_alone.add(i)
         if pairs[i].no_ten and Card.from_index(card).rank == Rank.TEN:
             continue
         # laid at the frame's card size where that size read it surely
@@ -401,7 +407,64 @@ def read_indices(frame: np.ndarray, read: list[np.ndarray],
         if _on_paper(paper, laid.corners) >= ON_PAPER:
             # else laid off the card: over the ground, not other cards
             found.append(_fitted(frame, laid))
+    # two indices naming no card alone, read together
+    unsure = [i for i, r in enumerate(firsts) if i not in named_alone
+              and any(x.names_card or _hints(x) for x in r.values())]
+    floors = {i: max(reader.abstain_below, SURE_INSIDE if i >= outside else 0.0,
+                     SURE_TURNED if i in turned else 0.0) for i in unsure}
+    found += [f for f in _read_as_two(reader, frame, pairs, floors)
+              if _on_paper(paper, f.corners) >= ON_PAPER]
     return _one_per_index(found, card_px)
+
+
+def _read_as_two(reader: CornerReader, frame: np.ndarray, pairs: list[_Index],
+                 floors: dict[int, float]) -> list[IndexCard]:
+    """Cards named by two indices read together as one card's two corners (as an outline's
+    two corners are read: `corners.combine`), where each alone was too unsure: two of
+    `pairs` (those in `floors`, whose first readings named a card or hinted at one) half a
+    turn apart, a card's diagonal from each other (`_opposite`), read at the size that card
+    has, times SIZES. They name a card as one index does (`_names`), judged at the higher
+    of their `floors` (the reader's threshold, or SURE_INSIDE, SURE_TURNED). Each card
+    comes as both its indices, laid as the card they span (the same corners, clockwise from
+    each), so that `_one_per_index` joins them back. An index that names a card alone is
+    left out: pooled with another card's unsure index lying in the place of its other, the
+    surer index outweighs it, and the card it names would take that index from its card."""
+    unsure = list(floors)
+    own = {i: _own_scale(_rank_height(pairs[i])) for i in unsure}
+    laid = {i: _card_corners(_corner(pairs[i], own[i]), pairs[i].right, pairs[i].down,
+                             CARD_MM[0] * own[i], CARD_MM[1] * own[i]) for i in unsure}
+    couples = []
+    for a, i in enumerate(unsure):
+        for j in unsure[a + 1:]:
+            height = max(_rank_height(pairs[i]), _rank_height(pairs[j]))
+            if _opposite(laid[i], laid[j], height):
+                corners = _spanned(laid[i], laid[j])
+                if corners is not None:
+                    couples.append((i, j, corners))
+    couples = couples[:MAX_COUPLES]
+    scales = [float(np.linalg.norm(c[3] - c[0])) / CARD_MM[1] for _, _, c in couples]
+    log_p = _log_p(reader, frame, [(pairs[k], scale * size) for (i, j, _), scale
+                                   in zip(couples, scales, strict=True) for k in (i, j)
+                                   for size in SIZES])
+    log_p = log_p.reshape(len(couples), 2, len(SIZES), -1) if couples else log_p
+    out = []
+    for (i, j, corners), both in zip(couples, log_p, strict=True):
+        readings = [combine(both[:, k], reader.independence, reader.hidden)
+                    for k in range(len(SIZES))]
+        named = [r.ranked_cards(1)[0][0] if r.names_card else None for r in readings]
+        best = max(range(len(SIZES)), key=lambda k: readings[k].confidence)
+        card, confidence = named[best], readings[best].confidence
+        floor = max(floors[i], floors[j])
+        if card is None or confidence < floor or not _names(
+                card, readings, named, reader.abstain_below, own_only=False):
+            continue
+        if (pairs[i].no_ten or pairs[j].no_ten) and Card.from_index(card).rank == Rank.TEN:
+            continue
+        for k, turn in ((i, 0), (j, 2)):
+            out.append(IndexCard(Card.from_index(card), confidence, np.roll(corners, -turn, 0),
+                                 pairs[k].rank.mean(axis=0), _rank_height(pairs[k]),
+                                 pairs[k].ten))
+    return out
 
 
 def _fitted(frame: np.ndarray, card: IndexCard) -> IndexCard:
@@ -499,13 +562,20 @@ def _read(reader: CornerReader, frame: np.ndarray, plans: list[tuple[_Index, flo
           ) -> list[CornerReading]:
     """Each index's corner window at its px per mm, read as one corner (the other covered),
     at the reader's zooms."""
+    return [combine(row[None], reader.independence, reader.hidden)
+            for row in _log_p(reader, frame, plans)]
+
+
+def _log_p(reader: CornerReader, frame: np.ndarray, plans: list[tuple[_Index, float]]
+           ) -> np.ndarray:
+    """Each index's corner window at its px per mm: the reader's log-probabilities of each
+    head, averaged over its zooms (len(plans) x heads)."""
     if not plans:
-        return []
+        return np.zeros((0, 0), np.float32)
     windows = [_window(frame, _corner(pair, scale), pair, scale / zoom)
                for pair, scale in plans for zoom in reader.zooms]
     log_p = heads_log_p(reader.logits(np.stack(windows)))
-    log_p = log_p.reshape(len(plans), len(reader.zooms), -1).mean(axis=1)
-    return [combine(row[None], reader.independence, reader.hidden) for row in log_p]
+    return np.asarray(log_p.reshape(len(plans), len(reader.zooms), -1).mean(axis=1))
 
 
 def _laid(pair: _Index, card: Card, confidence: float, corner: np.ndarray, scale: float,
@@ -562,7 +632,12 @@ def _one_per_index(found: list[IndexCard], card_px: tuple[float, float] | None
 
 def _turned(f: IndexCard, g: IndexCard) -> float:
     """The cosine of the turn between two cards' "down" (-1: half a turn apart)."""
-    down_f, down_g = f.corners[3] - f.corners[0], g.corners[3] - g.corners[0]
+    return _turn(f.corners, g.corners)
+
+
+def _turn(f: np.ndarray, g: np.ndarray) -> float:
+    """The cosine of the turn between the "down" of two cards laid at corners `f` and `g`."""
+    down_f, down_g = f[3] - f[0], g[3] - g[0]
     return float(down_f @ down_g) / max(float(np.linalg.norm(down_f) * np.linalg.norm(down_g)),
                                         1e-6)
 
@@ -593,32 +668,45 @@ def _resized(f: IndexCard, width: float, length: float) -> IndexCard:
 
 
 def _paired(f: IndexCard, g: IndexCard) -> bool:
-    """Whether g is f's other index: half a turn from f, its corner about a card's diagonal
-    from f's corner along f's diagonal (within DIAGONAL_TURN)."""
-    if _turned(f, g) > -math.cos(DIAGONAL_TURN):
+    """Whether g is f's other index (`_opposite`)."""
+    return _opposite(f.corners, g.corners, max(f.rank_px, g.rank_px))
+
+
+def _opposite(f: np.ndarray, g: np.ndarray, rank_px: float) -> bool:
+    """Whether cards laid at corners `f` and `g` from indices whose rank is `rank_px` tall
+    are one card's two index corners: half a turn apart, g's corner about a card's diagonal
+    from f's along f's diagonal (within DIAGONAL_TURN)."""
+    if _turn(f, g) > -math.cos(DIAGONAL_TURN):
         return False
-    span = g.corners[0] - f.corners[0]
-    diagonal = f.corners[2] - f.corners[0]
+    span = g[0] - f[0]
+    diagonal = f[2] - f[0]
     length, reach = float(np.linalg.norm(span)), float(np.linalg.norm(diagonal))
-    own = _own_scale(max(f.rank_px, g.rank_px)) * math.hypot(*CARD_MM)
+    own = _own_scale(rank_px) * math.hypot(*CARD_MM)
     cosine = float(span @ diagonal) / max(length * reach, 1e-6)
     return 0.6 * min(reach, own) < length < 1.5 * max(reach, own) \
         and cosine > math.cos(DIAGONAL_TURN)
 
 
 def _from_two(f: IndexCard, g: IndexCard) -> IndexCard:
-    """One card from its two index corners: f's corner and g's as opposite corners, its
-    sides along f's and g's directions (averaged)."""
-    right = (f.corners[1] - f.corners[0]) - (g.corners[1] - g.corners[0])
+    """One card from its two index corners (`_spanned`), else f as it is."""
+    corners = _spanned(f.corners, g.corners)
+    if corners is None:
+        return f
+    return replace(f, confidence=max(f.confidence, g.confidence), corners=corners)
+
+
+def _spanned(f: np.ndarray, g: np.ndarray) -> np.ndarray | None:
+    """The card whose two index corners are those of cards laid at `f` and `g`: f's corner
+    and g's as opposite corners, its sides along f's and g's directions (averaged); None
+    when that is no card's shape."""
+    right = (f[1] - f[0]) - (g[1] - g[0])
     right = right / max(float(np.linalg.norm(right)), 1e-6)
     down = np.array([-right[1], right[0]], np.float32)
-    span = g.corners[0] - f.corners[0]
+    span = g[0] - f[0]
     width, length = float(span @ right), float(span @ down)
     if width <= 0 or length <= 0 or abs(width / length - CARD_ASPECT) > 0.12:
-        return f
-    corners = np.array([f.corners[0], f.corners[0] + width * right, g.corners[0],
-                        f.corners[0] + length * down], np.float32)
-    return replace(f, confidence=max(f.confidence, g.confidence), corners=corners)
+        return None
+    return np.array([f[0], f[0] + width * right, g[0], f[0] + length * down], np.float32)
 
 
 def own_area(card: IndexCard) -> float:

@@ -22,6 +22,7 @@ from vision.busy import (
     training_decks,
 )
 from vision.by_index import read_indices
+from vision.corners import corner_reader
 from vision.detect import Detection, _with_index_cards, find_cards
 from vision.faces import load_deck
 from vision.middle import middle_check
@@ -279,6 +280,7 @@ def test_a_card_far_bigger_than_the_others_is_judged_at_its_own_size_alone(
     assert [f.card for f in found] == [item.card]
     assert _near(found[0].corners, item.corners, 0.45)   # laid at theirs: 0.7 of a side off
     monkeypatch.setattr(by_index, "FAR", 100.0)
+    monkeypatch.setattr(by_index, "MAX_COUPLES", 0)   # both indices read together name it too
     assert read_indices(frame, [], frames_cards) == []
 
 
@@ -457,3 +459,22 @@ def test_a_busy_grounds_specks_do_not_crowd_out_an_index(faces: Faces) -> None:
     card = Card.parse("9D")
     frame = _render(faces, [Laid(card, _card((430.0, 430.0), 280.0, 0.1))], ground=frame)
     assert card in {c.card for c in read_indices(frame, [], None)}
+
+
+@pytest.mark.parametrize("name", ["9H", "KD", "AH"])
+def test_two_indices_too_unsure_alone_name_their_card_together(
+        faces: Faces, monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """A reader far less sure of a deck (its logits scaled by 0.12, as of a design it has never
+    seen): neither index of a card names it alone, both read together as the card's two
+    corners do, and lay the card they span."""
+    reader = corner_reader()
+    logits = type(reader).logits
+    monkeypatch.setattr(type(reader), "logits", lambda self, windows: logits(self, windows) * 0.12)
+    card = Card.parse(name)
+    item = Laid(card, _card((360, 360), 240.0, 0.4))
+    frame = _render(faces, [item])
+    found = read_indices(frame, [], None)
+    assert [f.card for f in found] == [card]
+    assert _near(found[0].corners, item.corners, 0.1)
+    monkeypatch.setattr(by_index, "MAX_COUPLES", 0)
+    assert read_indices(frame, [], None) == []
