@@ -378,13 +378,14 @@ def read_indices(frame: np.ndarray, read: list[np.ndarray],
     again = [i for i, r in enumerate(firsts) if any(x.names_card for x in r.values())]
     rest = iter(_read(reader, frame, [(pairs[i], s) for i in again
                                       for k, s in enumerate(scales[i]) if k not in heads]))
+    floors = [max(reader.abstain_below, SURE_INSIDE if i >= outside else 0.0,
+                  SURE_TURNED if i in turned else 0.0) for i in range(len(pairs))]
     found: list[IndexCard] = []
     named_alone: set[int] = set()
     for i in again:
         readings = [firsts[i][k] if k in heads else next(rest) for k in range(len(scales[i]))]
         named = [r.ranked_cards(1)[0][0] if r.names_card else None for r in readings]
-        floor = max(reader.abstain_below, SURE_INSIDE if i >= outside else 0.0,
-                    SURE_TURNED if i in turned else 0.0)
+        floor = floors[i]
         # judged at every size, and where the kinds are far apart, at its own alone too
         for own_only in (False, True) if _far_from_frame(scales[i]) else (False,):
             best = max(range(len(SIZES) if own_only else 0, len(readings)),
@@ -408,11 +409,9 @@ def read_indices(frame: np.ndarray, read: list[np.ndarray],
             # else laid off the card: over the ground, not other cards
             found.append(_fitted(frame, laid))
     # two indices naming no card alone, read together
-    unsure = [i for i, r in enumerate(firsts) if i not in named_alone
-              and any(x.names_card or _hints(x) for x in r.values())]
-    floors = {i: max(reader.abstain_below, SURE_INSIDE if i >= outside else 0.0,
-                     SURE_TURNED if i in turned else 0.0) for i in unsure}
-    found += [f for f in _read_as_two(reader, frame, pairs, floors)
+    unsure = {i: floors[i] for i, r in enumerate(firsts) if i not in named_alone
+              and any(x.names_card or _hints(x) for x in r.values())}
+    found += [f for f in _read_as_two(reader, frame, pairs, unsure)
               if _on_paper(paper, f.corners) >= ON_PAPER]
     return _one_per_index(found, card_px)
 
@@ -430,23 +429,24 @@ def _read_as_two(reader: CornerReader, frame: np.ndarray, pairs: list[_Index],
     left out: pooled with another card's unsure index lying in the place of its other, the
     surer index outweighs it, and the card it names would take that index from its card."""
     unsure = list(floors)
-    own = {i: _own_scale(_rank_height(pairs[i])) for i in unsure}
+    height = {i: _rank_height(pairs[i]) for i in unsure}
+    own = {i: _own_scale(height[i]) for i in unsure}
     laid = {i: _card_corners(_corner(pairs[i], own[i]), pairs[i].right, pairs[i].down,
                              CARD_MM[0] * own[i], CARD_MM[1] * own[i]) for i in unsure}
     couples = []
     for a, i in enumerate(unsure):
         for j in unsure[a + 1:]:
-            height = max(_rank_height(pairs[i]), _rank_height(pairs[j]))
-            if _opposite(laid[i], laid[j], height):
+            if _opposite(laid[i], laid[j], max(height[i], height[j])):
                 corners = _spanned(laid[i], laid[j])
                 if corners is not None:
                     couples.append((i, j, corners))
     couples = couples[:MAX_COUPLES]
+    if not couples:
+        return []
     scales = [float(np.linalg.norm(c[3] - c[0])) / CARD_MM[1] for _, _, c in couples]
     log_p = _log_p(reader, frame, [(pairs[k], scale * size) for (i, j, _), scale
                                    in zip(couples, scales, strict=True) for k in (i, j)
-                                   for size in SIZES])
-    log_p = log_p.reshape(len(couples), 2, len(SIZES), -1) if couples else log_p
+                                   for size in SIZES]).reshape(len(couples), 2, len(SIZES), -1)
     out = []
     for (i, j, corners), both in zip(couples, log_p, strict=True):
         readings = [combine(both[:, k], reader.independence, reader.hidden)
@@ -462,8 +462,7 @@ def _read_as_two(reader: CornerReader, frame: np.ndarray, pairs: list[_Index],
             continue
         for k, turn in ((i, 0), (j, 2)):
             out.append(IndexCard(Card.from_index(card), confidence, np.roll(corners, -turn, 0),
-                                 pairs[k].rank.mean(axis=0), _rank_height(pairs[k]),
-                                 pairs[k].ten))
+                                 pairs[k].rank.mean(axis=0), height[k], pairs[k].ten))
     return out
 
 
