@@ -11,6 +11,10 @@ photo of a few cards dropped on a table), instead of the mix of layouts. `--bord
 faces' printed borders painted over with their paper (busy.borderless: white to the card's
 rounded edge, as a real cut-out Bicycle card); `mixed`: every other scene so. `--jumbo 1.3`:
 the faces' indices printed 1.3 times bigger (vision.busy.jumbo_index; a jumbo-index deck).
+`--deck letele` or `--deck cardsjs`: faces of a deck the corner reader never trained on
+(bench/unseen_decks.py), instead of its training decks. letele set the reader's abstain threshold
+(a calibration deck): tune on it, with the default seed. cardsjs is an evaluation deck: measure
+only.
 
     .venv/bin/python bench/bench_busy.py --scenes 200 --seed 7 [--layout overlap] [--borders none]
 """
@@ -19,12 +23,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import cv2
 import numpy as np
 
+from bench.unseen_decks import DECKS as UNSEEN_DECKS
+from bench.unseen_decks import make_deck, unseen_dir
 from vision.busy import (
     LAYOUTS,
     OVERLAP,
@@ -38,6 +48,7 @@ from vision.busy import (
 )
 from vision.detect import Detection, card_outlines, read_outlines, straighten, with_index_cards
 from vision.edges import same_card
+from vision.faces import DeckUnusable, load_face_folder
 from vision.reading import identify
 
 EMPTY_EVERY = 8
@@ -68,9 +79,9 @@ def judge(outlines: list[np.ndarray], laid: list[Laid]) -> tuple[int, int, int, 
 
 def read(found: list[Detection], laid: list[Laid]) -> tuple[int, int]:
     """Cards found and read (an outline of `found` holding the card's indices that show names
-    it) and misreads (an outline naming a card none of whose indices that show it holds). The
-    reader learnt these training decks' faces: a reading here says the outline is good enough
-    to read, not how the reader does on a deck it never saw."""
+    it) and misreads (an outline naming a card none of whose indices that show it holds). On the
+    reader's training decks a reading says the outline is good enough to read, not how the
+    reader does on a deck it never saw (`--deck` tells that)."""
     shown = index_centres(laid)
     right = sum(any(d.reading.card == item.card and _holds(d.corners, c) for d in found)
                 for item, c in zip(laid, shown, strict=True) if c)
@@ -92,6 +103,9 @@ def main() -> int:
     parser.add_argument("--jumbo", type=float, default=1.0, metavar="TIMES",
                         help="print the faces' indices this many times bigger (a jumbo-index "
                              "deck, as the real photos' Bicycle; default 1: as drawn)")
+    parser.add_argument("--deck", choices=["training", *UNSEEN_DECKS], default="training",
+                        help="the corner reader's training decks, or a deck it never trained "
+                             "on (letele: its calibration deck; cardsjs: an evaluation deck)")
     parser.add_argument("--size", default="720x720", metavar="WxH",
                         help="frame size (the photos' is 720x720; 1920x1080 for the speed "
                              "at 1080p)")
@@ -100,10 +114,17 @@ def main() -> int:
     if len(size) != 2 or min(size) < 64:
         parser.error(f"--size is WIDTHxHEIGHT, at least 64x64, not {args.size}")
     rng = np.random.default_rng(args.seed)
-    decks = training_decks()
-    if not decks:
-        print("no kdegames training deck is installed (kdegames-card-data-kf5)")
-        return 1
+    if args.deck == "training":
+        decks = training_decks()
+        if not decks:
+            print("no kdegames training deck is installed (kdegames-card-data-kf5)")
+            return 1
+    else:
+        try:
+            decks = {args.deck: load_face_folder(make_deck(args.deck, unseen_dir()))}
+        except (OSError, subprocess.SubprocessError, DeckUnusable) as exc:
+            print(f"cannot make the faces of {args.deck} ({exc})")
+            return 1
     names = sorted(decks)
     if args.jumbo != 1.0:
         decks = {name: {card: jumbo_index(face, args.jumbo) for card, face in faces.items()}
@@ -152,7 +173,8 @@ def main() -> int:
     total = {key: sum(t[key] for t in tally.values()) for key in tally[TEXTURES[0]]}
     scenes = args.scenes - total["empty"]
     n = max(total["cards"], 1)
-    print(f"busy scenes ({args.layout or 'mixed'}, borders {args.borders}, seed {args.seed}): "
+    print(f"busy scenes ({args.deck}, {args.layout or 'mixed'}, borders {args.borders}, "
+          f"seed {args.seed}): "
           f"found {total['found']}/{total['cards']} "
           f"({total['found'] / n:.1%}; true to the card {total['true'] / n:.1%}), "
           f"found and read {total['read'] / n:.1%} (find_cards, with cards found by an "
@@ -162,7 +184,8 @@ def main() -> int:
           f"{total['merged'] / max(scenes, 1):.2f} merged outlines a scene; "
           f"{total['empty_false']} outlines on {total['empty']} grounds with no card; "
           f"{1000 * seconds / args.scenes:.1f} ms a {args.size} frame (CPU)")
-    print(json.dumps({"busy_seed": args.seed, "busy_layout": args.layout or "mixed",
+    print(json.dumps({"busy_deck": args.deck, "busy_seed": args.seed,
+                      "busy_layout": args.layout or "mixed",
                       "busy_borders": args.borders, "busy_jumbo": args.jumbo,
                       "busy_cards": total["cards"],
                       "busy_found": round(total["found"] / n, 4),
