@@ -30,9 +30,11 @@ one glyph names a ten only if shaped as a "1" or a "10" run together, with no ot
 it (in a tight fan the reader's window shows a nine and the next card's queen as a "10"); and
 the card laid from it must lie on paper. It is laid from the index: its corner, its turn, and its
 size (that of the cards read in the frame when it read surely at that size, else what the
-index's size says), then at the size, from that one to the index's own and a little beyond
-either, whose far sides stand out most as a card's edges, if clearly more (FIT_GAIN): a card
-nearer the camera than the others, laid at their size, was too small to hold its other index.
+index's size says), then at the size, from that one to the index's own and half as much again
+beyond either, whose far sides stand out most as a card's edges, if clearly more (FIT_GAIN): a
+card nearer the camera than the others, laid at their size, was too small to hold its other
+index, and decks print ranks from about 9 mm tall (letele's) to 16 (a jumbo index), so that
+the size RANK_MM gives may be a third off.
 Two indices naming the same card half a turn apart, a card's diagonal from
 each other, are that card's two corners: one card, of its own size, which the other cards laid
 from one index then take. Two indices so placed that name no card alone but hint at one are
@@ -120,8 +122,9 @@ ON_PAPER = 0.35            # a card laid from an index lies on paper: this share
 FAR = 1.6                  # an index whose own size says its card is this many times the
 #                            frame's cards, or as many times less, is judged at its own alone
 #                            when the two kinds of size together name no card
-FIT = 1.1                  # a card laid from one index is tried at sizes from the size laid at
-#                            to its index's own, and this much beyond either,
+FIT = 1.5                  # a card laid from one index is tried at sizes from the size laid at
+#                            to its index's own, and this much beyond either (1.1 left cards
+#                            of an unseen deck with small indices, letele, laid too small),
 FIT_STEP = 1.025           # ... this far apart,
 FIT_NEAR = 1.08            # ... other than within this of the size laid at
 FIT_GAIN = 0.25            # ... and laid at one whose far sides stand out this much more
@@ -471,7 +474,8 @@ def _fitted(frame: np.ndarray, card: IndexCard) -> IndexCard:
     the index's corner) stand out most as a card's edges (`looks.sides_shown`), when clearly
     more than at the size laid at (FIT_GAIN). The sizes tried run from the size laid at to
     its index's own, and FIT beyond either: a card nearer the camera than the others, laid
-    at their size, was too small to hold its other index."""
+    at their size, was too small to hold its other index, and its index's own size is off
+    for a deck that prints its ranks smaller or bigger than RANK_MM."""
     width, length = side_lengths(card.corners)[:2]
     own = _own_scale(card.rank_px) * CARD_MM[1]
     low, high = min(length, own) / FIT, max(length, own) * FIT

@@ -263,6 +263,34 @@ def test_a_card_of_another_size_than_the_others_is_laid_at_its_own(
     assert laid_length() == pytest.approx(ratio, abs=0.02)
 
 
+@pytest.mark.parametrize(("name", "times"), [("10D", 0.75), ("9H", 0.7), ("KH", 1.35)])
+def test_a_lone_card_whose_index_is_smaller_or_bigger_than_most_is_laid_at_its_size(
+        monkeypatch: pytest.MonkeyPatch, faces: Faces, name: str, times: float) -> None:
+    """A card alone, its other index under a card lying face down, whose indices are printed
+    `times` as big as this deck prints them (a deck with small indices, or a jumbo one): the
+    size its index's height says (RANK_MM) is off by as much, and no card read gives another;
+    it is laid at the size whose far sides stand out as a card's edges (with FIT 1.1, as
+    before, at one too small to hold its other index, or too big)."""
+    card = Card.parse(name)
+    item = Laid(card, _card((330, 330), 260.0, 0.3))
+    corners = item.corners
+    back = faces[card].copy()
+    back[:, :, :3] = (150, 60, 30)
+    cover = Laid(Card.parse("AS"), _card(tuple(corners[2] + 0.12 * (corners[2] - corners[0])),
+                                         200.0, 0.8))
+    frame = _render({card: jumbo_index(faces[card], times), cover.card: back}, [cover, item])
+    assert len(index_centres([cover, item])[1]) == 1, "its other index should be covered"
+
+    def laid_length() -> float:
+        found = read_indices(frame, [], None)
+        assert [f.card for f in found] == [card]
+        return max(side_lengths(found[0].corners)) / 260.0
+
+    assert laid_length() == pytest.approx(1.0, abs=0.05)
+    monkeypatch.setattr(by_index, "FIT", 1.1)
+    assert laid_length() != pytest.approx(1.0, abs=0.05)
+
+
 @pytest.mark.parametrize(("deck", "name", "ratio"),
                          [("svg-standard", "JC", 0.45), ("svg-ancient-egyptians", "KC", 0.35),
                           ("svg-jolly-royal", "KC", 0.45)])
