@@ -17,15 +17,14 @@ likeliest size is read first and, where that names a card, SIZES round it. The r
 gives "down" a few degrees off, now and then 20 (a "J" with a long hook), more than the reader
 forgives (on the rendered busy scenes it names 97 % of indices upright, 88 % turned 10 degrees,
 63 % at 15, 19 % at 20): a pair whose readings hint at an index but name no card is read again
-turned (TURNS), and a turn then names a card only very surely (SURE_TURNED). An index names a card
-when two sizes are sure of it (the reader's calibrated threshold), one of each kind, or when every
-size of its own kind is; and no size names another card (but one, unsurely, where every other size
-names this one surely: a jumbo nine read a little smaller looks like a queen). Where the two kinds
-are more than FAR apart (a card far nearer the camera than the others, or farther: a photo's cards
-pasted at any size), the frame's cards' size may show the index as a smudge that leans to any card:
-if the index names no card so, it is judged again at its own size alone, where two sizes suffice.
-The same ink read the other way up names nothing; two glyphs side by side, one a thin "1", are read
-both as a "10" and as the one glyph, and a "10" that names no ten gives way to the
+turned (TURNS), and a turn then names a card only very surely (SURE_TURNED). An index names a
+card when two sizes are sure of it (the reader's calibrated threshold), one of each kind, or
+when every size of its own kind is; and no size names another card. Where the two kinds are
+more than FAR apart (a card far nearer the camera than the others, or farther: a photo's cards
+pasted at any size), the frame's cards' size may show the index as a smudge that leans to any
+card: if the index names no card so, it is judged again at its own size alone, where two sizes
+suffice. The same ink read the other way up names nothing; two glyphs side by side, one a thin "1",
+are read both as a "10" and as the one glyph, and a "10" that names no ten gives way to the
 glyph's reading (a king's index beside the next card's nine in a fan names the king as a "10");
 one glyph names a ten only if shaped as a "1" or a "10" run together, with no other glyph beside
 it (in a tight fan the reader's window shows a nine and the next card's queen as a "10"); and
@@ -130,9 +129,6 @@ FIT_STEP = 1.025           # ... this far apart,
 FIT_NEAR = 1.08            # ... other than within this of the size laid at
 FIT_GAIN = 0.25            # ... and laid at one whose far sides stand out this much more
 MAX_COUPLES = 24           # two indices read together as one card's corners, at most
-OUTVOTED = 0.97            # one size naming another card less surely than this is outvoted
-#                            when every other size, at least 2 * AGREE, names the card surely
-#                            (a jumbo nine read a little smaller looks like a queen: letele's)
 AGREE = 2                  # sizes (of SIZES) naming the card, at least
 PIPS = 2                   # pips tried under each glyph, the nearest
 ELONGATED = 1.25           # a glyph this much longer than wide gives "down" by its long axis
@@ -504,21 +500,14 @@ def _names(card: int, readings: list[CornerReading], named: list[int | None],
            threshold: float, own_only: bool) -> bool:
     """Whether an index's readings at its sizes (SIZES of each kind, see `_scales`), each
     naming `named`, name `card`: one size is not enough, another must be as sure of it
-    (`threshold`), and none may name another card (but one, less surely than OUTVOTED, where
-    every other size, 2 * AGREE or more, names the card surely); and the index read at its own
-    size and at the frame's cards' size must name it surely (or every size of its own kind).
-    With `own_only`, the frame's cards' size is left out."""
+    (`threshold`), and none may name another card; and the index read at its own size and at
+    the frame's cards' size must name it surely (or every size of its own kind). With
+    `own_only`, the frame's cards' size is left out."""
     sure = _sure(card, readings, named, threshold)
     kinds = [range(k, k + len(SIZES)) for k in range(0, len(named), len(SIZES))]
     judged = kinds[-1:] if own_only else kinds
     voters = [k for kind in judged for k in kind]
-    others = [k for k in voters if named[k] not in (None, card)]
-    if others and not (len(others) == 1
-                       and readings[others[0]].confidence < OUTVOTED
-                       and sum(sure[k] for k in voters) >= 2 * AGREE
-                       and all(sure[k] for k in voters if k != others[0])):
-        return False
-    return (
+    return all(named[k] in (None, card) for k in voters) and (
         (sum(sure[k] for k in voters) >= AGREE and all(any(sure[k] for k in kind)
                                                       for kind in judged))
         or all(sure[k] for k in kinds[-1]))

@@ -22,7 +22,7 @@ from vision.busy import (
     training_decks,
 )
 from vision.by_index import read_indices
-from vision.corners import RANKS, SUITS, CornerReading, corner_reader
+from vision.corners import corner_reader
 from vision.detect import Detection, _with_index_cards, find_cards
 from vision.faces import load_deck
 from vision.middle import middle_check
@@ -261,35 +261,6 @@ def test_a_card_of_another_size_than_the_others_is_laid_at_its_own(
     assert laid_length() == pytest.approx(1.0, abs=0.06)
     monkeypatch.setattr(by_index, "FIT_GAIN", float("inf"))
     assert laid_length() == pytest.approx(ratio, abs=0.02)
-
-
-def _reading(card: Card, confidence: float) -> CornerReading:
-    """A corner reading naming `card` at `confidence` (rank and suit each its square root)."""
-    rank = np.full(RANKS, (1 - confidence ** 0.5) / (RANKS - 1))
-    suit = np.full(SUITS, (1 - confidence ** 0.5) / (SUITS - 1))
-    rank[int(card.rank)] = suit[card.suit.index] = confidence ** 0.5
-    return CornerReading(rank, suit)
-
-
-@pytest.mark.parametrize(("dissent", "others", "named"),
-                         [(0.8, (1.0, 0.96, 0.99, 1.0, 0.85), True),
-                          (0.98, (1.0, 0.96, 0.99, 1.0, 0.85), False),
-                          (0.8, (1.0, 0.96, 0.99, 1.0, 0.5), False),
-                          (0.8, (1.0, 0.96), False)])
-def test_one_unsure_size_naming_another_card_is_outvoted_by_every_other(
-        dissent: float, others: tuple[float, ...], named: bool) -> None:
-    """An index read at six sizes (three of each kind; three when its own kind alone is
-    judged): a nine read as a queen at one size (as a jumbo nine looks a little smaller) is
-    named the nine when that queen is less sure than OUTVOTED and every other size, at least
-    2 * AGREE of them, is sure of the nine; a sure queen, an unsure nine among the others, or
-    too few others still stop it."""
-    nine, queen = Card.parse("9H"), Card.parse("QH")
-    readings = [_reading(nine, c) for c in others[:1]] + [_reading(queen, dissent)] + \
-        [_reading(nine, c) for c in others[1:]]
-    cards = [r.ranked_cards(1)[0][0] for r in readings]
-    threshold = corner_reader().abstain_below
-    own_only = len(readings) == len(by_index.SIZES)
-    assert by_index._names(nine.index, readings, cards, threshold, own_only) is named
 
 
 @pytest.mark.parametrize(("name", "times"), [("10D", 0.75), ("9H", 0.7), ("KH", 1.35)])
