@@ -19,7 +19,9 @@ forgives (on the rendered busy scenes it names 97 % of indices upright, 88 % tur
 63 % at 15, 19 % at 20): a pair whose readings hint at an index but name no card is read again
 turned (TURNS), and a turn then names a card only very surely (SURE_TURNED). An index names a
 card when two sizes are sure of it (the reader's calibrated threshold), one of each kind, or
-when every size of its own kind is; and no size names another card. Where the two kinds are
+when every size of its own kind is; and no size names another card. No size at which the card
+would have fewer than MIN_PX_MM px per mm names one (a speck of a picture or of the ground,
+read as a tiny card's index). Where the two kinds are
 more than FAR apart (a card far nearer the camera than the others, or farther: a photo's cards
 pasted at any size), the frame's cards' size may show the index as a smudge that leans to any
 card: if the index names no card so, it is judged again at its own size alone, where two sizes
@@ -44,8 +46,11 @@ faces, on blank paper and on cloth, so pips in a card's middle, a court's pictur
 ground name no card.
 
 Ink inside the cards read already is read last, and names a card only very surely
-(SURE_INSIDE): in a fan or a pile the card read by its outline may be the one under the
-others, whose outline then holds their indices; and an outline over two cards holds the other's.
+(SURE_INSIDE), and only where read at the frame's cards' size too (a card over another is as
+near the camera: ink named at its own size alone is a mark of the face under it, a jack's
+ornament read as an ace twice a card's size): in a fan or a pile the card read by its outline
+may be the one under the others, whose outline then holds their indices; and an outline over
+two cards holds the other's.
 So does an index naming another card where a card laid from a surer index has its other
 index (half a turn round, a diagonal away): an Egyptian jack found by its top index alone had
 its bottom one read as the king of hearts.
@@ -94,6 +99,9 @@ RANK_LEFT_MM, RANK_TOP_MM = 2.5, 3.0
 # at one is checked by the others.
 RANK_MM = 12.5
 SIZES = (1.0, 1.13, 0.89)
+MIN_PX_MM = 1.1            # one index names no card at a size giving it fewer px per mm (the
+#                            fewest the corner reader was taught on, vision.training.camera): so
+#                            small, ink of a picture or a ground is read as an index of its size
 # Pairs read per frame, at most (the cost bound): a busy ground's specks (sprinkles, a
 # zigzag) pair up too, bigger than a card's index, and 40 left a card's sure index unread.
 MAX_PAIRS = 120
@@ -387,15 +395,21 @@ def read_indices(frame: np.ndarray, read: list[np.ndarray],
     named_alone: set[int] = set()
     for i in again:
         readings = [firsts[i][k] if k in heads else next(rest) for k in range(len(scales[i]))]
-        named = [r.ranked_cards(1)[0][0] if r.names_card else None for r in readings]
+        big = [s >= MIN_PX_MM for s in scales[i]]
+        named = [r.ranked_cards(1)[0][0] if r.names_card and b else None
+                 for r, b in zip(readings, big, strict=True)]
         floor = floors[i]
+        # inside a card read, named at the frame's cards' size too: a card over another is
+        # as near the camera, so what its own size alone names is a mark of that card's face
+        in_read = i >= outside
         # judged at every size, and where the kinds are far apart, at its own alone too
-        for own_only in (False, True) if _far_from_frame(scales[i]) else (False,):
+        for own_only in (False, True) if _far_from_frame(scales[i]) and not in_read \
+                else (False,):
             best = max(range(len(SIZES) if own_only else 0, len(readings)),
-                       key=lambda k: readings[k].confidence)
+                       key=lambda k: readings[k].confidence if big[k] else -1.0)
             card = named[best]
             if card is not None and readings[best].confidence >= floor and _names(
-                    card, readings, named, reader.abstain_below, own_only):
+                    card, readings, named, reader.abstain_below, own_only, in_read):
                 break
         else:
             continue
@@ -497,12 +511,12 @@ def _sure(card: int, readings: list[CornerReading], named: list[int | None],
 
 
 def _names(card: int, readings: list[CornerReading], named: list[int | None],
-           threshold: float, own_only: bool) -> bool:
+           threshold: float, own_only: bool, both_kinds: bool = False) -> bool:
     """Whether an index's readings at its sizes (SIZES of each kind, see `_scales`), each
     naming `named`, name `card`: one size is not enough, another must be as sure of it
     (`threshold`), and none may name another card; and the index read at its own size and at
-    the frame's cards' size must name it surely (or every size of its own kind). With
-    `own_only`, the frame's cards' size is left out."""
+    the frame's cards' size must name it surely (or every size of its own kind, unless
+    `both_kinds`). With `own_only`, the frame's cards' size is left out."""
     sure = _sure(card, readings, named, threshold)
     kinds = [range(k, k + len(SIZES)) for k in range(0, len(named), len(SIZES))]
     judged = kinds[-1:] if own_only else kinds
@@ -510,7 +524,7 @@ def _names(card: int, readings: list[CornerReading], named: list[int | None],
     return all(named[k] in (None, card) for k in voters) and (
         (sum(sure[k] for k in voters) >= AGREE and all(any(sure[k] for k in kind)
                                                       for kind in judged))
-        or all(sure[k] for k in kinds[-1]))
+        or (not both_kinds and all(sure[k] for k in kinds[-1])))
 
 
 def _turn_where_tilted(reader: CornerReader, frame: np.ndarray, pairs: list[_Index],

@@ -22,7 +22,7 @@ from vision.busy import (
     training_decks,
 )
 from vision.by_index import read_indices
-from vision.corners import corner_reader
+from vision.corners import CornerReading, corner_reader
 from vision.detect import Detection, _with_index_cards, find_cards
 from vision.faces import load_deck
 from vision.middle import middle_check
@@ -506,3 +506,40 @@ def test_two_indices_too_unsure_alone_name_their_card_together(
     assert _near(found[0].corners, item.corners, 0.1)
     monkeypatch.setattr(by_index, "MAX_COUPLES", 0)
     assert read_indices(frame, [], None) == []
+
+
+def test_an_index_too_small_for_the_reader_names_no_card(
+        faces: Faces, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An ace 60 px long (0.7 px per mm, fewer than the corner reader was taught on) names
+    no card by its index, though the reader names it: so small, ink of a picture or of the
+    ground reads as an index (on a busy ground, a tiny nine of hearts in a jack's picture).
+    One 120 px long still does."""
+    card = Card.parse("AD")
+    assert [f.card for f in read_indices(_render(faces, [Laid(card, _card(
+        (360, 360), 120.0, 0.2))]), [], None)] == [card]
+    tiny = _render(faces, [Laid(card, _card((360, 360), 60.0, 0.2))])
+    assert read_indices(tiny, [], None) == []
+    monkeypatch.setattr(by_index, "MIN_PX_MM", 0.0)
+    assert [f.card for f in read_indices(tiny, [], None)] == [card]
+
+
+def test_ink_inside_a_card_read_names_a_card_only_at_the_frames_size_too() -> None:
+    """An index named surely at every size its own height gives, but by none round the
+    frame's cards' size, names its card on the ground (a card nearer the camera than the
+    others), not inside a card read by its outline: a card over another is as near the
+    camera, so there it is a mark of the face under it (a jack's ornament read as an ace of
+    diamonds twice a card's size)."""
+    def reading(confidence: float) -> CornerReading:
+        rank = np.full(7, (1 - confidence) / 6)
+        rank[0] = confidence
+        return CornerReading(rank, np.array([1.0, 0.0, 0.0, 0.0, 0.0]))
+
+    card, threshold = 5, 0.68
+    readings = [reading(c) for c in (0.12, 0.1, 0.15, 0.87, 0.99, 0.74)]
+    named: list[int | None] = [None, None, None, card, card, card]
+    assert by_index._names(card, readings, named, threshold, own_only=False)
+    assert not by_index._names(card, readings, named, threshold, own_only=False,
+                               both_kinds=True)
+    readings[0] = reading(0.9)   # one size round the frame's cards' names it too
+    named = [card] * 6
+    assert by_index._names(card, readings, named, threshold, own_only=False, both_kinds=True)
