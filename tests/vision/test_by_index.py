@@ -534,7 +534,7 @@ def test_ink_inside_a_card_read_names_a_card_only_at_the_frames_size_too() -> No
         rank[0] = confidence
         return CornerReading(rank, np.array([1.0, 0.0, 0.0, 0.0, 0.0]))
 
-    card, threshold = 5, 0.68
+    card, threshold = 0, 0.68   # the card of rank 0 and suit 0 (as `reading` names it)
     readings = [reading(c) for c in (0.12, 0.1, 0.15, 0.87, 0.99, 0.74)]
     named: list[int | None] = [None, None, None, card, card, card]
     assert by_index._names(card, readings, named, threshold, own_only=False)
