@@ -133,7 +133,7 @@ def test_middles_and_cloth_name_no_card(faces: Faces) -> None:
     """The middles of faces (rows of pips, court pictures) with no index, cut as cards, on a
     cloth and on a busy ground: no index is read, no card named."""
     rng = np.random.default_rng(5)
-    frame = np.zeros((720, 720, 3), np.uint8)
+    frame: np.ndarray = np.zeros((720, 720, 3), np.uint8)
     frame[:] = CLOTH
     cards = [Card.parse(c) for c in ("9S", "10H", "10C", "KD", "QS", "9D", "JH", "AC")]
     for k, card in enumerate(cards):
