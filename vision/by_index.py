@@ -386,7 +386,9 @@ def read_indices(frame: np.ndarray, read: list[np.ndarray],
                                        for k in heads]))
     firsts = [{k: next(first) for k in heads} for _ in pairs]
     turned = _turn_where_tilted(reader, frame, pairs, scales, firsts, list(heads))
-    again = [i for i, r in enumerate(firsts) if any(x.names_card for x in r.values())]
+    # (not those too small at every size to name one: MIN_PX_MM)
+    again = [i for i, r in enumerate(firsts) if any(x.names_card for x in r.values())
+             and max(scales[i]) >= MIN_PX_MM]
     rest = iter(_read(reader, frame, [(pairs[i], s) for i in again
                                       for k, s in enumerate(scales[i]) if k not in heads]))
     floors = [max(reader.abstain_below, SURE_INSIDE if i >= outside else 0.0,

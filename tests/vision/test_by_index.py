@@ -22,7 +22,7 @@ from vision.busy import (
     training_decks,
 )
 from vision.by_index import read_indices
-from vision.corners import CornerReading, corner_reader
+from vision.corners import RANKS, SUITS, CornerReading, corner_reader
 from vision.detect import Detection, _with_index_cards, find_cards
 from vision.faces import load_deck
 from vision.middle import middle_check
@@ -530,9 +530,11 @@ def test_ink_inside_a_card_read_names_a_card_only_at_the_frames_size_too() -> No
     camera, so there it is a mark of the face under it (a jack's ornament read as an ace of
     diamonds twice a card's size)."""
     def reading(confidence: float) -> CornerReading:
-        rank = np.full(7, (1 - confidence) / 6)
+        rank = np.full(RANKS, (1 - confidence) / (RANKS - 1))
         rank[0] = confidence
-        return CornerReading(rank, np.array([1.0, 0.0, 0.0, 0.0, 0.0]))
+        suit = np.zeros(SUITS)
+        suit[0] = 1.0
+        return CornerReading(rank, suit)
 
     card, threshold = 0, 0.68   # the card of rank 0 and suit 0 (as `reading` names it)
     readings = [reading(c) for c in (0.12, 0.1, 0.15, 0.87, 0.99, 0.74)]
