@@ -58,7 +58,7 @@ from .quads import (
     order_corners,
     side_lengths,
 )
-from .reading import Reading, identify
+from .reading import Reading, identify, named_at_both_corners
 from .sides import around, side_cards
 from .smooth import smooth_paper
 
@@ -485,7 +485,10 @@ def card_outlines(frame: np.ndarray, min_area_share: float = 0.002,
                                                             default=False)]
                           for group in (sure, doubtful))
         # ... and an outline holding two of them is two cards taken as one
-        sure, mine, doubtful = ([q for q in group if _holding(q, sided) < 2]
+        # (unless the corner reader names it and none of them another card: they are parts
+        # of it, its white or its sides split at a row of pips or a line in its picture)
+        sure, mine, doubtful = ([q for q in group if len(held := _held(q, sided)) < 2
+                                 or guarded(_one_card, frame, q, held, default=False)]
                                 for group in (sure, mine, doubtful))
         mine += suppress(sided, sure + mine)
         mine = guarded(off_cards, mine, sure, frame, default=[])
@@ -537,20 +540,35 @@ def _agreed(ways: list[list[np.ndarray]]) -> list[np.ndarray]:
 def _part_of(quad: np.ndarray, cards: list[np.ndarray], frame: np.ndarray) -> bool:
     """Whether the outline lies within one of `cards`, PART_OF times bigger than it, that is
     one card: no straight edge across its middle where two cards would meet (looks),
-    and not PAIR_AREA times bigger than most of `cards` (two cards side by side)."""
+    and not PAIR_AREA times bigger than most of `cards` (two cards side by side); or, whatever
+    its size and lines, one the corner reader names and the outline names no other card
+    (`_one_card`: a card nearer the camera than the others, or a row of pips across it)."""
     if not cards:
         return False
     area = cv2.contourArea(quad)
     most = PAIR_AREA * float(np.median([cv2.contourArea(c) for c in cards]))
-    return any(most > cv2.contourArea(c) > PART_OF * area
-               and shared_area(quad, c) > HELD_CARD * area
-               and not guarded(line_across, frame, c, default=True) for c in cards)
+    within = [c for c in cards if cv2.contourArea(c) > PART_OF * area
+              and shared_area(quad, c) > HELD_CARD * area]
+    return any(most > cv2.contourArea(c) and not guarded(line_across, frame, c, default=True)
+               for c in within) \
+        or any(guarded(_one_card, frame, c, [quad], default=False) for c in within)
 
 
-def _holding(quad: np.ndarray, cards: list[np.ndarray]) -> int:
-    """How many of `cards` (other than `quad` itself) the outline holds nearly whole."""
-    return sum(not same_card(c, quad)
-               and shared_area(c, quad) > HELD_CARD * cv2.contourArea(c) for c in cards)
+def _held(quad: np.ndarray, cards: list[np.ndarray]) -> list[np.ndarray]:
+    """Those of `cards` (other than `quad` itself) that the outline holds nearly whole."""
+    return [c for c in cards if not same_card(c, quad)
+            and shared_area(c, quad) > HELD_CARD * cv2.contourArea(c)]
+
+
+def _one_card(frame: np.ndarray, quad: np.ndarray, parts: list[np.ndarray]) -> bool:
+    """Whether an outline holding `parts` is one card, they parts of it: the corner reader
+    names it, each index corner alone too, and none of them another card. Two cards side
+    by side taken as one show one card's index at a corner and the other's, or none, at the
+    other; a card nearer the camera than the others is as big as such a pair, and a row of
+    its pips or a line in its picture, straight across it, is as a pair's meeting edge."""
+    card = named_at_both_corners(straighten(frame, quad))
+    return card is not None and all(
+        identify(straighten(frame, part)).card in (None, card) for part in parts)
 
 
 def _unframed(frame: np.ndarray, found: list[np.ndarray]) -> list[np.ndarray]:

@@ -28,7 +28,7 @@ import numpy as np
 
 from table.rules import Card
 
-from .corners import CornerReading, corner_reader
+from .corners import RANKS, CornerReading, combine, corner_reader
 from .index import STORE_H, STORE_W, corner_windows, to_portrait
 from .middle import NOT_PIPS, middle_check
 from .profile import DeckProfile, builtin_profile
@@ -233,6 +233,22 @@ def identify(card_image: np.ndarray, deck: DeckProfile | None = None) -> Reading
     four right-angle orientations; `deck` is an enrolled or learned profile, the second word
     when the corner reader is unsure (default: the built-in kdegames decks)."""
     return read_card(to_portrait(card_image), deck)
+
+
+def named_at_both_corners(card_image: np.ndarray) -> Card | None:
+    """The card the corner reader names surely (as `identify`, the middle aside) when each
+    index corner, read alone, names it too; else None. An outline holding parts of two
+    cards shows one card's index at one corner and another's, or none, at the other, and
+    the corners pooled may still name the first surely (a corner showing no index is read
+    as a covered one)."""
+    reader = corner_reader()
+    log_p = reader.corner_log_p([to_portrait(card_image)])[0]
+    seen = combine(log_p, reader.independence, reader.hidden)
+    if not seen.names_card or seen.confidence < reader.abstain_below \
+            or any((int(c[:RANKS].argmax()), int(c[RANKS:].argmax())) != seen.best
+                   for c in log_p):
+        return None
+    return Card.from_index(seen.ranked_cards(1)[0][0])
 
 
 def _logistic(x: float) -> float:
