@@ -485,6 +485,13 @@ def _read_as_two(reader: CornerReader, frame: np.ndarray, pairs: list[_Index],
     return out
 
 
+def far_sides(frame: np.ndarray, corners: np.ndarray) -> float:
+    """How far the two sides of a card laid from an index that do not meet at the index's
+    corner (`corners` from that corner, as IndexCard's) stand out as a card's edges, 0-1
+    (`looks.sides_shown`)."""
+    return sum(sides_shown(frame, corners)[1:3]) / 2
+
+
 def _fitted(frame: np.ndarray, card: IndexCard) -> IndexCard:
     """The card laid from one index at the size whose two far sides (those not meeting at
     the index's corner) stand out most as a card's edges (`looks.sides_shown`), when clearly
@@ -497,8 +504,7 @@ def _fitted(frame: np.ndarray, card: IndexCard) -> IndexCard:
     low, high = min(length, own) / FIT, max(length, own) * FIT
     ladder = (low * FIT_STEP ** k for k in range(math.floor(math.log(high / low, FIT_STEP)) + 1))
     lengths = [length] + [s for s in ladder if not 1 / FIT_NEAR < s / length < FIT_NEAR]
-    shown = [sum(sides_shown(frame, _resized(card, width * s / length, s).corners)[1:3]) / 2
-             for s in lengths]
+    shown = [far_sides(frame, _resized(card, width * s / length, s).corners) for s in lengths]
     best = max(range(len(lengths)), key=lambda k: shown[k])
     if shown[best] < shown[0] + FIT_GAIN:
         return card

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from .aruco import detect_markers
-from .by_index import IndexCard, as_reading, card_size, own_area, read_indices
+from .by_index import IndexCard, as_reading, card_size, far_sides, own_area, read_indices
 from .edges import (
     CANNY_LEVELS,
     OVER_CARDS,
@@ -95,6 +95,9 @@ MIDDLE = 0.12     # ... with its middle this near (share of its short side), is 
 SAME_PLACE = 0.3  # a card found by its index sharing this much with a card read as it is that one
 AGREES = 0.2      # an unread outline with a corner this near (share of the short side) to ...
 INDEX_SIZE = 1.3  # ... and this near the size of a card laid from an index it holds is that card
+# ... unless that card is the truer (see _as_sure): sides_shown judges a side in 6 stretches,
+# so two sides' mean moves in twelfths, and the card's must stand out by more than two more
+TRUER = 0.2
 
 
 @dataclass(frozen=True)
@@ -847,7 +850,8 @@ def _with_index_cards(frame: np.ndarray, found: list[Detection]) -> list[Detecti
             continue   # read already, by its outline or by another index of it (the surer)
         holder = next((i for i, d in enumerate(out) if d.reading.card is None
                        and holds(d.corners, card.index)
-                       and _agrees(d.corners, card)), None)
+                       and _agrees(d.corners, card) and _as_sure(frame, d.corners, card)),
+                      None)
         if holder is not None:
             log.debug("an unread outline took the reading of the index it holds")
             out[holder] = Detection(out[holder].corners, as_reading(card))
@@ -856,6 +860,25 @@ def _with_index_cards(frame: np.ndarray, found: list[Detection]) -> list[Detecti
                or shared_area(d.corners, laid) < HELD_CARD * cv2.contourArea(d.corners)]
         out.append(Detection(laid, as_reading(card)))
     return out
+
+
+def _as_sure(frame: np.ndarray, outline: np.ndarray, card: IndexCard) -> bool:
+    """Whether an outline agreeing with a card laid from an index is as true to the card:
+    its two sides not meeting at the index's corner stand out as a card's edges nearly as far
+    as the laid card's do (within TRUER). Else the card laid is the truer (on the tuning
+    seed's rendered busy scenes, a card nearer the camera than the others laid by its corners
+    at their size, or another card's unread outline holding the index, took its reading)."""
+    k = int(np.argmin(np.linalg.norm(outline - card.corners[0], axis=1)))
+    mine = np.roll(outline, -k, axis=0)
+    if _turning(mine) * _turning(card.corners) < 0:
+        mine = mine[[0, 3, 2, 1]]
+    return far_sides(frame, mine) + TRUER > far_sides(frame, card.corners)
+
+
+def _turning(corners: np.ndarray) -> float:
+    """The sense corners run in: the sign of the cross product of the sides from the first."""
+    a, b = corners[1] - corners[0], corners[3] - corners[0]
+    return float(np.sign(a[0] * b[1] - a[1] * b[0]))
 
 
 def _agrees(outline: np.ndarray, card: IndexCard) -> bool:

@@ -180,6 +180,25 @@ def test_an_unread_outline_takes_the_reading_of_its_index(faces: Faces) -> None:
     assert _near(out[0].corners, item.corners, 0.2)
 
 
+@pytest.mark.parametrize("name", ["AD", "9S"])
+def test_an_unread_outline_smaller_than_its_card_gives_way_to_the_card_its_index_lays(
+        faces: Faces, name: str) -> None:
+    """A card nearer the camera than the one read, its unread outline laid from its index's
+    corner at the other card's size (as vision.overlapping lays one from its corners): the
+    outline's far sides lie on the face, the card laid from the index (fitted to its edges)
+    has them on the card's edges, so that card stands in for the outline. Before, the outline
+    took the index's reading, and the card's other index lay outside it."""
+    small = Laid(Card.parse("KC"), _card((150, 170), 180, 0.2))
+    card = Card.parse(name)
+    big = Laid(card, _card((460, 380), 300, 0.4))
+    frame = _render(faces, [small, big])
+    part = (big.corners[0] + 0.85 * (big.corners - big.corners[0])).astype(np.float32)
+    out = _with_index_cards(frame, [Detection(small.corners, _sure(small.card)),
+                                    Detection(part, Reading(None, 0.0))])
+    named = [d for d in out if d.reading.card == card]
+    assert len(named) == 1 and _near(named[0].corners, big.corners, 0.1), out
+
+
 @pytest.mark.parametrize("middle_under", [True, False])
 def test_a_card_whose_middle_lies_under_a_card_read_is_not_vetoed_by_it(
         faces: Faces, monkeypatch: pytest.MonkeyPatch, middle_under: bool) -> None:
