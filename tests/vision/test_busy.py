@@ -216,13 +216,12 @@ def test_half_a_card_with_a_line_across_it_is_a_part_of_it(faces: Faces, name: s
     card, so the halves are parts of it (on letele's busy scenes, the tuning seed, such
     halves hid 7 of 594 cards)."""
     frame, whole = _one_big_card(faces, Card.parse(name))
-    top = np.array([whole[0], whole[1], (whole[1] + whole[2]) / 2, (whole[0] + whole[3]) / 2],
-                   np.float32)
-    bottom = np.array([top[3], top[2], whole[2], whole[3]], np.float32)
+    middle = [(whole[1] + whole[2]) / 2, (whole[0] + whole[3]) / 2]
+    halves = [order_corners(np.array(half, np.float32))
+              for half in ([whole[0], whole[1], *middle], [*middle, whole[3], whole[2]])]
     assert line_across(frame, whole)   # what alone would take it for two cards
-    assert _one_card(frame, whole, [top, bottom])
-    assert _part_of(order_corners(top), [whole], frame)
-    assert _part_of(order_corners(bottom), [whole], frame)
+    assert _one_card(frame, whole, halves)
+    assert all(_part_of(half, [whole], frame) for half in halves)
 
 
 def test_two_cards_side_by_side_are_not_one_card(faces: Faces) -> None:
