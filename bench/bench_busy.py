@@ -7,7 +7,9 @@ card is a merged one; every eighth scene has no card at all (its outlines are al
 counted: cards with an outline true to the laid card (its corners within edges.SAME).
 Prints figures per texture and one JSON line. Tune with the default seed; measure with another.
 `--layout overlap`: every scene two or three cards each over a corner of another (as in a
-photo of a few cards dropped on a table), instead of the mix of layouts. `--borders none`: the
+photo of a few cards dropped on a table), instead of the mix of layouts; `--layout hand`:
+three cards fanned tightly about a corner (as the photos' three-card scenes are made, by
+geaxgx/playing-card-detection's public code). `--borders none`: the
 faces' printed borders painted over with their paper (busy.borderless: white to the card's
 rounded edge, as a real cut-out Bicycle card); `mixed`: every other scene so. `--jumbo 1.3`:
 the faces' indices printed 1.3 times bigger (vision.busy.jumbo_index; a jumbo-index deck).
@@ -36,6 +38,7 @@ import numpy as np
 from bench.unseen_decks import DECKS as UNSEEN_DECKS
 from bench.unseen_decks import make_deck, unseen_dir
 from vision.busy import (
+    HAND,
     LAYOUTS,
     OVERLAP,
     TEXTURES,
@@ -95,7 +98,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--scenes", type=int, default=200)
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--layout", choices=[*LAYOUTS, OVERLAP], default=None,
+    parser.add_argument("--layout", choices=[*LAYOUTS, OVERLAP, HAND], default=None,
                         help="every scene of this layout (default: a mix of LAYOUTS)")
     parser.add_argument("--borders", choices=BORDERS, default="printed",
                         help="the faces' printed borders: kept, painted over with their paper "

@@ -8,7 +8,11 @@ most like a card) with cards at different sizes laid apart, fanned, piled (only 
 card under another showing) or in overlapping pairs, each with its shadow, under uneven light,
 then blurred, noisy and JPEG-compressed. The "overlap" layout is two or three cards at 1.5 to 4
 px/mm and any angles, each covering a corner of another (as a photo of a few cards dropped on a
-table: often only one index of a card shows); bench_busy measures it on its own. Faces are
+table: often only one index of a card shows); bench_busy measures it on its own,
+as it does the "hand" layout: three cards fanned tightly about a corner, the two under the top
+one showing an index each in a narrow wedge (as the three-card scenes of
+geaxgx/playing-card-detection, the method the real photos were made with, are laid out: read
+from its public code, not from the photos). Faces are
 those of the corner reader's training designs (`training_decks`), never its calibration or
 evaluation ones. `borderless(face)` paints a face's printed border over with its own paper,
 as a real cut-out card (white right to its rounded edge) looks: bench_busy `--borders`.
@@ -29,8 +33,14 @@ TEXTURES = ("noise", "stripes", "wood", "blotches", "carpet", "weave", "zigzag",
             "floral", "asphalt")
 LAYOUTS = ("apart", "fan", "pile", "pair")   # drawn at random when no layout is asked for
 OVERLAP = "overlap"   # asked for by name only (bench_busy --layout overlap)
-PX_PER_MM = (1.5, 4.0)   # the overlap layout's card sizes in a 720 x 720 frame (the photos'
-# size), scaled with the frame's short side
+HAND = "hand"         # ... and so is this one (bench_busy --layout hand)
+PX_PER_MM = (1.5, 4.0)   # the overlap and hand layouts' card sizes in a 720 x 720 frame (the
+# photos' size), scaled with the frame's short side
+# A hand of three fanned about the bottom-left corner: the middle card turned this far (degrees)
+# from the bottom one and the top one this far, after shifting each along its short side by
+# these shares of its width (as geaxgx/playing-card-detection makes its three-card scenes)
+HAND_TURNS = ((10.0, 15.0), (22.0, 30.0))
+HAND_SHIFTS = ((0.0, 0.022), (0.044, 0.088))
 CARD_MM = 88.0
 # kdegames decks the corner reader trains on (vision/training/designs.py): the busy scenes use
 # these only, so that the reader's calibration and evaluation decks stay unseen (and the decks
@@ -264,6 +274,8 @@ def _group(layout: str, rng: np.random.Generator, size: tuple[int, int], length:
                                + rng.uniform(-0.1, 0.1, 2) * length, length, a)]
     elif layout == OVERLAP:
         quads = _overlapping(rng, size, length)
+    elif layout == HAND:
+        quads = _hand(rng, size, length)
     else:   # a pile: each card shifted and turned at random off the one over it
         quads = [_card_corners(centre, length, angle)]
         for _ in range(int(rng.integers(1, 4))):
@@ -316,6 +328,31 @@ def _overlapping(rng: np.random.Generator, size: tuple[int, int], length: float
     return under[::-1]
 
 
+def _hand(rng: np.random.Generator, size: tuple[int, int], length: float) -> list[np.ndarray]:
+    """Three cards of `length` fanned in a hand: each turned clockwise about the bottom-left
+    corner of the bottom one (HAND_TURNS, HAND_SHIFTS), so that the two under the top one show
+    their top-left index in a narrow wedge and nothing more; the hand at any angle and place
+    that keeps it in the frame (or at its middle when none does). The top card first."""
+    w, h = size
+    bottom = _card_corners(np.zeros(2), length, 0.0)
+    pivot = bottom[3]
+    width = length * CARD_RATIO
+    quads = [bottom]
+    for (lo, hi), (near, far) in zip(HAND_TURNS, HAND_SHIFTS, strict=True):
+        turn = np.radians(rng.uniform(lo, hi))
+        c, s_ = np.cos(turn), np.sin(turn)
+        shifted = bottom + np.array([rng.uniform(near, far) * width, 0.0], np.float32)
+        quads.append(((shifted - pivot) @ np.array([[c, s_], [-s_, c]]) + pivot).astype(np.float32))
+    turn = float(rng.uniform(0, 2 * np.pi))
+    c, s_ = np.cos(turn), np.sin(turn)
+    quads = [q @ np.array([[c, s_], [-s_, c]], np.float32) for q in quads]
+    points = np.concatenate(quads)
+    low, high = points.min(axis=0), points.max(axis=0)
+    room = np.array([w, h], np.float32) - (high - low) - 4
+    at = np.where(room > 0, rng.uniform(0, 1, 2) * np.maximum(room, 0) + 2, room / 2) - low
+    return [(q + at).astype(np.float32) for q in quads[::-1]]
+
+
 def _all_show(quads: list[np.ndarray]) -> bool:
     """Every card (the top one first) shows an index and a third of its face."""
     shown = index_centres([Laid(Card.parse("AS"), q) for q in quads])
@@ -345,7 +382,8 @@ def busy_scene(faces: dict[Card, np.ndarray], rng: np.random.Generator,
     sizes), fanned (each card turned and shifted from the one under it by `spread` of a card's
     length), piled, or a pair overlapping along a long side; groups get a card or two apart
     besides. Or OVERLAP: two or three cards only, each over a corner of another
-    (`_overlapping`), as small as 1.5 px/mm, with shadows from none to strong.
+    (`_overlapping`), as small as 1.5 px/mm, with shadows from none to strong; or HAND: three
+    cards of that size fanned tightly in a hand (`_hand`).
     `cards=False` gives the ground alone. Returns the frame and the cards, the top one
     first."""
     w, h = size
@@ -354,13 +392,13 @@ def busy_scene(faces: dict[Card, np.ndarray], rng: np.random.Generator,
         layout = ("fan" if fan else "apart") if fan is not None \
             else LAYOUTS[int(rng.integers(len(LAYOUTS)))]
     length = float(rng.uniform(0.22, 0.45) * min(w, h))
-    if layout == OVERLAP:
+    if layout in (OVERLAP, HAND):
         length = float(rng.uniform(*PX_PER_MM)) * CARD_MM * min(w, h) / 720
     quads: list[np.ndarray] = []
     if cards and layout != "apart":
         quads = [q for q in _group(layout, rng, size, length, spread)
                  if _inside(q, size, 0.05 * length)]
-    lone = 0 if layout == OVERLAP \
+    lone = 0 if layout in (OVERLAP, HAND) \
         else int(rng.integers(2, 6)) if layout == "apart" else int(rng.integers(0, 3))
     for _ in range(lone * 30 if cards else 0):
         if lone == 0:
@@ -376,7 +414,8 @@ def busy_scene(faces: dict[Card, np.ndarray], rng: np.random.Generator,
     lift = rng.uniform(0, 0.02 * length, 2) * (1 if rng.random() < 0.5 else -1)
     for item in reversed(laid):   # the bottom card first
         soft = rng.uniform(1, 0.04 * length)
-        strength = rng.uniform(0.0, 0.5) if layout == OVERLAP else rng.uniform(0.15, 0.5)
+        strength = rng.uniform(0.0, 0.5) if layout in (OVERLAP, HAND) \
+            else rng.uniform(0.15, 0.5)
         shadow = np.array([*lift, soft, strength])
         _paste(frame, faces[item.card], item.corners, shadow)
     frame = _light(frame, rng)

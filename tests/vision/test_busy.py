@@ -11,6 +11,8 @@ import pytest
 from table.rules import Card
 from vision.busy import (
     CARD_RATIO,
+    HAND,
+    HAND_TURNS,
     TEXTURES,
     Laid,
     _card_corners,
@@ -128,6 +130,38 @@ def test_an_overlapping_pair_is_split_in_two(faces: Faces) -> None:
         split += all(apart) and not any(_found([q], shown[0] + shown[1]) for q in outlines)
     assert pairs >= 12
     assert split >= 0.4 * pairs, (split, pairs)
+
+
+def _turn(a: np.ndarray, b: np.ndarray) -> float:
+    """Degrees b's long side is turned from a's (clockwise on the frame, y down)."""
+    u, v = a[0] - a[3], b[0] - b[3]
+    return float(np.degrees(np.arctan2(u[0] * v[1] - u[1] * v[0], float(u @ v))))
+
+
+def test_a_hand_is_three_cards_fanned_about_a_corner_each_showing_an_index(
+        faces: Faces) -> None:
+    """The "hand" layout (the three-card scenes the real photos were made by): three cards
+    of one size in the frame, turned clockwise about the bottom card's bottom-left corner by
+    HAND_TURNS; the top card shows both indices, each card under it its top-left one only."""
+    rng = np.random.default_rng(12)
+    for i in range(12):
+        frame, laid = busy_scene(faces, rng, kind=TEXTURES[i % len(TEXTURES)], layout=HAND)
+        assert len(laid) == 3
+        top, middle, bottom = (item.corners for item in laid)
+        assert all((q >= -2).all() and (q[:, 0] <= frame.shape[1] + 2).all()
+                   and (q[:, 1] <= frame.shape[0] + 2).all() for q in (top, middle, bottom))
+        lengths = [float(np.linalg.norm(q[0] - q[3])) for q in (top, middle, bottom)]
+        assert max(lengths) - min(lengths) < 0.5
+        for q, (lo, hi) in zip((middle, top), HAND_TURNS, strict=True):
+            assert lo - 0.1 <= _turn(bottom, q) <= hi + 0.1
+            assert float(np.linalg.norm(q[3] - bottom[3])) < 0.1 * lengths[0]
+        shown = index_centres(laid)
+        assert len(shown[0]) == 2
+        for item, centres in zip(laid[1:], shown[1:], strict=True):
+            c = item.corners
+            assert len(centres) == 1
+            assert np.linalg.norm(np.array(centres[0]) - c[0]) < np.linalg.norm(
+                np.array(centres[0]) - c[2])
 
 
 def test_grounds_with_no_card_give_next_to_no_outline(faces: Faces) -> None:
