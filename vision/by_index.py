@@ -56,7 +56,8 @@ index (half a turn round, a diagonal away): an Egyptian jack found by its top in
 its bottom one read as the king of hearts.
 
 The cost is bounded by MAX_PAIRS and MAX_INSIDE: at most that many pairs are read (the
-biggest ranks first), each at one size of each kind (and, hinting at an index, turned at each
+biggest ranks first; past the first CROWD, most of them a busy ground's, a pair names a card
+only at SURE_INSIDE), each at one size of each kind (and, hinting at an index, turned at each
 of TURNS) and, if it names a card there, at up to 2 * len(SIZES) - 2 more; and by MAX_COUPLES,
 two indices read together at len(SIZES) sizes each (the network's time is most of it, under a
 millisecond a window on this machine).
@@ -103,8 +104,13 @@ MIN_PX_MM = 1.1            # one index names no card at a size giving it fewer p
 #                            fewest the corner reader was taught on, vision.training.camera): so
 #                            small, ink of a picture or a ground is read as an index of its size
 # Pairs read per frame, at most (the cost bound): a busy ground's specks (sprinkles, a
-# zigzag) pair up too, bigger than a card's index, and 40 left a card's sure index unread.
-MAX_PAIRS = 120
+# zigzag, a coarse noise) pair up too, bigger than a card's index: 40 left a card's sure index
+# unread, and 120 the indices of a hand's cards on a coarse ground (vision.busy's "hand"
+# layout, tuning seed: a thousand pairs, the indices 150th to 160th by size).
+MAX_PAIRS = 400
+CROWD = 120                # ... those past this many name a card only at SURE_INSIDE (there,
+#                            most are the ground's: more pairs read are more chances of ink
+#                            of the ground named as a card)
 MAX_INSIDE = 48            # ... and, after them, pairs inside the cards read already
 SURE_INSIDE = 0.97         # such a pair names a card only this surely, at least (the picture
 #                            of a court read already, or another card's index half under it,
@@ -391,7 +397,7 @@ def read_indices(frame: np.ndarray, read: list[np.ndarray],
              and max(scales[i]) >= MIN_PX_MM]
     rest = iter(_read(reader, frame, [(pairs[i], s) for i in again
                                       for k, s in enumerate(scales[i]) if k not in heads]))
-    floors = [max(reader.abstain_below, SURE_INSIDE if i >= outside else 0.0,
+    floors = [max(reader.abstain_below, SURE_INSIDE if i >= min(outside, CROWD) else 0.0,
                   SURE_TURNED if i in turned else 0.0) for i in range(len(pairs))]
     found: list[IndexCard] = []
     named_alone: set[int] = set()

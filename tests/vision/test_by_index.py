@@ -508,6 +508,44 @@ def test_a_busy_grounds_specks_do_not_crowd_out_an_index(faces: Faces) -> None:
     assert card in {c.card for c in read_indices(frame, [], None)}
 
 
+def _sprinkled(faces: Faces, card: Card) -> np.ndarray:
+    """The card on a coarse ground: a grid of sprinkles round it, each bigger than its rank,
+    giving more pairs bigger than its index than by_index.CROWD."""
+    frame = np.full((720, 720, 3), 236, np.uint8)
+    rng = np.random.default_rng(4)
+    for y in range(30, 700, 50):
+        for x in range(30, 700, 50):
+            if not (250 < x < 600 and 250 < y < 620):   # room for the card
+                cv2.ellipse(frame, (x + int(rng.integers(-4, 5)), y + int(rng.integers(-4, 5))),
+                            (12, 22), float(rng.integers(-20, 20)), 0, 360, (40, 60, 150), -1)
+    return _render(faces, [Laid(card, _card((430.0, 430.0), 280.0, 0.1))], ground=frame)
+
+
+def test_hundreds_of_specks_bigger_than_an_index_do_not_crowd_it_out(faces: Faces) -> None:
+    """A coarse ground gives more pairs bigger than the card's rank than the bound before
+    (120, which left a hand's indices unread on a coarse rendered ground): the card's index
+    is still read."""
+    card = Card.parse("9D")
+    frame = _sprinkled(faces, card)
+    found = [c for c in read_indices(frame, [], None) if c.card == card]
+    assert found
+    pairs = by_index._pairs(by_index._glyphs(frame)[0])
+    assert sum(by_index._rank_height(p) > found[0].rank_px for p in pairs) > by_index.CROWD
+
+
+def test_an_index_behind_a_crowd_of_specks_names_a_card_only_very_surely(
+        faces: Faces, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the CROWD biggest pairs (most of them the ground's), an index names a card only
+    at SURE_INSIDE: with that floor out of reach the card is not named, unless the crowd
+    is made as big as the bound."""
+    card = Card.parse("9D")
+    frame = _sprinkled(faces, card)
+    monkeypatch.setattr(by_index, "SURE_INSIDE", 1.0 + 1e-6)
+    assert card not in {c.card for c in read_indices(frame, [], None)}
+    monkeypatch.setattr(by_index, "CROWD", by_index.MAX_PAIRS)
+    assert card in {c.card for c in read_indices(frame, [], None)}
+
+
 @pytest.mark.parametrize("name", ["9H", "KD", "AH"])
 def test_two_indices_too_unsure_alone_name_their_card_together(
         faces: Faces, monkeypatch: pytest.MonkeyPatch, name: str) -> None:
