@@ -836,9 +836,9 @@ def _with_index_cards(frame: np.ndarray, found: list[Detection]) -> list[Detecti
     out = list(found)
     for card in by_index:
         # the middle of the face must not rule the rank out, as for a card read by its
-        # outline (vision.middle: a covered middle rules nothing out). One under a card read
-        # already is judged by its pips alone: the middle network may take the face on top
-        # for this card's (a real deck's ace over a ten's middle, read as a picture).
+        # outline; one under a card read already shows that card's face, and rules nothing
+        # out (vision.middle: a real deck's ace over a ten's middle was taken for the ten's
+        # picture, and a hand's top card's pips for those of the cards under it).
         covered = any(holds(d.corners, card.corners.mean(axis=0)) for d in read)
         if not middle_check().allows(straighten(frame, card.corners), int(card.card.rank),
                                      covered=covered):

@@ -138,11 +138,15 @@ class MiddleCheck:
 
     def allows(self, card: np.ndarray, rank: int, covered: bool = False) -> bool:
         """Whether the middle of a READ_SIZE card leaves a reading of `rank` standing (only the
-        looks that can rule it out are taken; with the middle `covered` by another card, the
-        measured pip count alone)."""
+        looks that can rule it out are taken). A middle `covered` by another card shows that
+        card's face and rules nothing out: the network takes a picture over it for this
+        card's, and the pips counted may be the other card's (in a hand, the top card's over
+        the middle of those under it vetoed 16 right readings on the tuning seed's rendered
+        hands, and no wrong one there or in its mixed layouts)."""
+        if covered:
+            return True
         if kind_of(rank) == PIPS:
-            pips_likely = 1.0 if covered else float(self.kinds([card])[0, PIPS])
-            return not self.rules_out(rank, pips_likely,
+            return not self.rules_out(rank, float(self.kinds([card])[0, PIPS]),
                                       pip_count(card) if rank == Rank.NINE else 0)
         return not self.rules_out(rank, 1.0, pip_count(card))
 

@@ -15,6 +15,7 @@ from vision.busy import (
     OVERLAP,
     TRAINING_DECKS,
     Laid,
+    _hand,
     borderless,
     busy_scene,
     index_centres,
@@ -220,6 +221,19 @@ def test_a_card_whose_middle_lies_under_a_card_read_is_not_vetoed_by_it(
     names = [d.reading.card for d in out]
     assert ace.card in names
     assert (ten.card in names) == middle_under
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_cards_under_a_hands_top_card_are_read_by_their_indices(faces: Faces, seed: int
+                                                                     ) -> None:
+    """A hand (vision.busy's layout) whose top card, a ten read by its outline, lies over
+    the middles of the king and queen under it: its pips there are no veto on them (before,
+    counted as theirs, they ruled the king or the queen out in five of these six hands)."""
+    top, middle, bottom = _hand(np.random.default_rng(seed), (720, 720), 300.0)
+    laid = [Laid(Card.parse("10S"), top), Laid(Card.parse("KD"), middle),
+            Laid(Card.parse("QC"), bottom)]
+    out = _with_index_cards(_render(faces, laid), [Detection(top, _sure(laid[0].card))])
+    assert sorted(str(d.reading.card) for d in out) == ["10S", "KD", "QC"]
 
 
 @pytest.mark.parametrize("name", ["JD", "JS"])
