@@ -52,6 +52,7 @@ from vision.detect import Detection, card_outlines, find_cards, grow, order_corn
 from vision.faces import flatten, load_deck, load_face_folder
 from vision.index import PATCH_H, PATCH_W, READ_H, READ_W
 from vision.mat import mat_layout
+from vision.profile import DeckProfile
 from vision.reading import identify
 from vision.simulator import Effects, MatScene
 from vision.tracker import CardUnsure, Tracker
@@ -80,7 +81,8 @@ def read_frames(deck: str, frames: int, seed: tuple[int, ...], per_scene: int,
     profile of those decks only."""
     cv2.setNumThreads(1)
     rng = np.random.default_rng(np.random.SeedSequence(seed))
-    profile = profile_from_decks(profile_decks) if profile_decks is not None else None
+    profile = profile_from_decks(profile_decks, others=True) if profile_decks is not None \
+        else None
     faces = load_deck(deck)
     tally: Tally = {"laid": 0, "correct": 0, "wrong": 0, "abstained": 0, "missed": 0,
                     "misreads": [], "abstentions": []}
@@ -238,7 +240,14 @@ def photo_dir() -> Path | None:
     return None
 
 
-def photos(folder: Path, limit: int | None = None) -> dict[str, Any]:
+def photo_paths(folder: Path, limit: int | None = None) -> list[Path]:
+    """The real photos in order, the first `limit` of them."""
+    return sorted(folder.glob("*.jpg"))[:limit]
+
+
+def photos(folder: Path, paths: list[Path], deck: DeckProfile | None = None,
+           seen: Callable[[np.ndarray, list[Detection], dict[Card, list[Centre]]], object]
+           | None = None) -> dict[str, Any]:
     """find_cards on the real photos (measured only: nothing is tuned on them). A labelled card
     is found when an outline contains the centres of all its labelled corner boxes, read when
     such an outline's reading names it. A misread is an outline naming a card none of whose
@@ -247,11 +256,13 @@ def photos(folder: Path, limit: int | None = None) -> dict[str, Any]:
     more than two corners is two copies of it (some photos hold one card twice): two cards,
     found (read) when each of those corners lies in an outline (reading it). As one outline over
     two cards counts as finding both, the stricter figures count only outlines holding no other
-    labelled card's corner ("own"), and the outlines holding no labelled corner at all."""
+    labelled card's corner ("own"), and the outlines holding no labelled corner at all.
+    `deck` is read by (as `find_cards`); `seen` is given each photo, what was found in it and
+    the labelled corners' centres of each pinochle card in it."""
     classes = (folder / "classes.txt").read_text().split()
     tally = dict.fromkeys(("photos", "cards", "found", "read", "wrong", "other_card",
                            "own_found", "own_read", "outlines", "empty", "seconds"), 0.0)
-    for image_path in sorted(folder.glob("*.jpg"))[:limit]:
+    for image_path in paths:
         frame = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
         label_path = image_path.with_suffix(".txt")
         if frame is None or not label_path.exists():
@@ -271,9 +282,11 @@ def photos(folder: Path, limit: int | None = None) -> dict[str, Any]:
                 continue
             boxes.setdefault(card, []).append((float(parts[1]) * w, float(parts[2]) * h))
         start = time.process_time()
-        found = find_cards(frame)
+        found = find_cards(frame, deck)
         tally["seconds"] += time.process_time() - start
         tally["photos"] += 1
+        if seen is not None:
+            seen(frame, found, boxes)
 
         def inside(d: Detection, centre: Centre) -> bool:
             return cv2.pointPolygonTest(d.corners.reshape(-1, 1, 2), centre, False) >= 0
@@ -512,7 +525,7 @@ def main() -> int:
     elif folder is None:
         print("real photos: ../shared/vision-dev/photos is not there; skipped")
     else:
-        shots = photos(folder, args.photos)
+        shots = photos(folder, photo_paths(folder, args.photos))
         n = max(1, shots["cards"])
         print(f"real photos ({int(shots['photos'])} of a Bicycle deck, measured only): "
               f"{int(shots['cards'])} cards ({int(shots['other_card'])} labels of non-pinochle "

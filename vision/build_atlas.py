@@ -18,14 +18,17 @@ from .templates import card_middle
 
 
 def profile_from_decks(decks: Iterable[str], cache_dir: Path | None = None,
-                       name: str = "built-in") -> DeckProfile:
-    """One profile holding every face of the given kdegames decks."""
+                       name: str = "built-in", others: bool = False) -> DeckProfile:
+    """One profile holding every face of the given kdegames decks (`others`: read as the
+    corners of other decks than the one on the table, as the built-in profile is)."""
     images: dict[Card, list[np.ndarray]] = {}
     for deck in decks:
         for card, face in load_deck(deck, cache_dir).items():
             images.setdefault(card, []).append(flatten(face))
     assert all(img.shape[:2] == (FACE_HEIGHT, FACE_WIDTH) for v in images.values() for img in v)
-    return DeckProfile.from_cards(name, images)
+    profile = DeckProfile.from_cards(name, images)
+    profile.others = others
+    return profile
 
 
 def middles_from_decks(decks: Iterable[str], cache_dir: Path | None = None

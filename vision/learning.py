@@ -9,7 +9,10 @@ The learnt faces are read with once all 24 are learnt, like an enrolment made wh
 a deck's own king of clubs looks more like its own ace of diamonds or king of diamonds than the
 stored ones of other decks do, so a few learnt faces alone would draw the others to them
 (silent misreads, seen on the bench). Every face is played in a hand, so after the first hand
-the table reads with all of them.
+the table reads with all of them. They only settle what the corner reader is unsure of, never
+overrule a sure reading (most were learnt from such), and name a card the reader does not lean
+to only if that card was settled on the phone, and then only where it agrees with the rank or
+suit the reader leans to (the suit of a smudged index; vision.reading.read_card).
 
 The learned profile is bounded (a few pictures of each card, the oldest given up first; sure
 readings only fill free places, a settled card always takes one) and saved atomically. It
@@ -46,13 +49,16 @@ class DeckLearner:
         self._basis = base.fingerprint()
         self._patches: list[np.ndarray] = []    # one per picture: 2 x STORE_H x STORE_W x 3
         self._cards: list[int] = []
+        self._settled: list[bool] = []          # each picture's card settled on the phone
         if learned is not None and len(learned.cards):
             pairs = learned.patches.reshape(-1, 2, STORE_H, STORE_W, 3)
             cards = [int(c) for c in learned.cards[::2]]
+            settled = learned.settled or (False,) * len(cards)
             for i, card in enumerate(cards):   # the newest `keep` of each card, in order
                 if cards[i + 1:].count(card) < keep:
                     self._patches.append(pairs[i])
                     self._cards.append(card)
+                    self._settled.append(settled[i])
         self._profile: DeckProfile | None = None
         self.changed = False
 
@@ -97,7 +103,7 @@ class DeckLearner:
             np.empty((0, STORE_H, STORE_W, 3), np.uint8)
         return DeckProfile(f"{self.base.name}, learnt at the table", patches,
                            np.repeat(np.array(self._cards, np.int64), 2),
-                           learned_from=self._basis)
+                           learned_from=self._basis, settled=tuple(self._settled))
 
     def describe(self) -> str:
         """What was learnt, in a few words."""
@@ -121,9 +127,10 @@ class DeckLearner:
             log.debug("not learnt: %s", exc)
             return False
         if len(mine) >= self.keep:
-            del self._patches[mine[0]], self._cards[mine[0]]
+            del self._patches[mine[0]], self._cards[mine[0]], self._settled[mine[0]]
         self._patches.append(corners)
         self._cards.append(card.index)
+        self._settled.append(settled)
         self._profile = None
         self.changed = True
         return True

@@ -1,7 +1,9 @@
 """Deck profiles: stored corner indices of decks, the second word when the corner reader
 (corners.py) is unsure. The built-in profile holds the faces of the kdegames decks with ordinary
 indices (vision/data/index_atlas.png); `pinochle-table enroll` makes one for an unusual deck
-from each of its 24 faces shown once.
+from each of its 24 faces shown once. An enrolled deck's corners are the deck on the table and
+overrule the corner reader; the built-in ones (`others`) and those learnt at the table only
+settle what it is unsure of (vision.reading.read_card).
 
 A profile is saved as one PNG: its stored corner patches in a column, with the card of each
 in a text chunk, so it can be looked at as well as loaded.
@@ -18,7 +20,7 @@ import json
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -49,6 +51,13 @@ class DeckProfile:
     _templates: Templates | None = field(default=None, repr=False)
     middles: Middles | None = field(default=None, repr=False)   # faces' middles, if known
     learned_from: str | None = None   # a learned profile: the fingerprint of the one it refines
+    # Corners of other decks than the one on the table (the built-in kdegames ones): they may
+    # only settle a card the corner reader leans to. An enrolled deck's own corners overrule it.
+    others: bool = False
+    # Per picture (two corners each), whether it was of a card settled on the phone: a learnt
+    # profile's corners of such a card may fill in the rank or suit the corner reader cannot
+    # tell (vision.reading.read_card).
+    settled: tuple[bool, ...] = ()
 
     def refs(self) -> Matcher:
         """The matcher built from this profile's patches (built once, then kept)."""
@@ -90,6 +99,8 @@ class DeckProfile:
                 "patch": [STORE_W, STORE_H], "read": [READ_W, READ_H]}
         if self.learned_from is not None:
             meta["learned_from"] = self.learned_from
+        if any(self.settled):
+            meta["settled"] = [int(s) for s in self.settled]
         info.add_text(_TEXT_KEY, json.dumps(meta))
         # Written beside the file and then renamed over it: a table switched off while saving
         # keeps the previous profile whole.
@@ -121,8 +132,21 @@ class DeckProfile:
         except ValueError as exc:
             raise ProfileError(f"{path} is damaged ({exc}); enroll again") from None
         learned_from = meta.get("learned_from")
+        settled = meta.get("settled", [])
+        if not isinstance(settled, list) or len(settled) not in (0, len(cards) // 2):
+            raise ProfileError(f"{path} is damaged (its settled cards); enroll again")
         return cls(str(meta["name"]), patches, cards,
-                   learned_from=str(learned_from) if learned_from is not None else None)
+                   learned_from=str(learned_from) if learned_from is not None else None,
+                   settled=tuple(bool(s) for s in settled))
+
+    @cached_property
+    def settled_cards(self) -> frozenset[int]:
+        """The cards (indices) some picture of which was settled on the phone."""
+        return frozenset(int(c) for c, s in zip(self.cards[::2], self.settled, strict=False)
+                         if s)
+
+    def _settled(self) -> tuple[bool, ...]:
+        return self.settled or (False,) * (len(self.cards) // 2)
 
     def missing(self) -> list[Card]:
         """Faces of the pinochle deck this profile has not seen."""
@@ -143,7 +167,8 @@ class DeckProfile:
             return self
         combined = DeckProfile(self.name, np.concatenate([self.patches, learned.patches]),
                                np.concatenate([self.cards, learned.cards]).astype(np.int64),
-                               middles=self.middles)
+                               middles=self.middles, others=self.others,
+                               settled=self._settled() + learned._settled())
         combined._matcher = _extended(self.refs(), learned.patches, learned.cards)
         return combined
 
@@ -206,6 +231,7 @@ def builtin_profile() -> DeckProfile:
     if not ATLAS.exists():
         raise ProfileError(f"{ATLAS} is missing: run `python -m vision.build_atlas`")
     profile = DeckProfile.load(ATLAS)
+    profile.others = True
     if MIDDLES.exists():
         profile.middles = load_middles(MIDDLES)
     return profile

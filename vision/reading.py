@@ -6,8 +6,10 @@ rank out (middle.py: rows of pips, a picture or one ace pip), its card is the re
 (`corner_card`). An unsure reading beside pips in rows is firmed up: the court cards and the
 ace set aside, the corners' likeliest card is named if that makes it sure (`settled`). When it is
 still unsure, a deck profile's stored corners have the second word: those of the built-in
-kdegames decks may only confirm the card the network leans to; an enrolled or learned deck,
-when one is given, is asked every time and its sure reading wins.
+kdegames decks, and those the table learnt of its own deck, may only confirm the card the
+network leans to (a card settled on the phone may fill in the rank or suit it cannot tell)
+and never overrule a sure reading;
+an enrolled deck's corners are asked every time and their sure reading wins.
 The profile's reading:
 a fast matcher (matcher.py) shortlists the likeliest cards from both index corners; then each
 shortlisted card's stored corners are slid over the card's corners (templates.py), and the best
@@ -122,23 +124,37 @@ def read_card(card: np.ndarray, deck: DeckProfile | None = None) -> Reading:
     seen, named = corner.seen, corner.card
     candidates = tuple((Card.from_index(i), round(p, 4)) for i, p in seen.ranked_cards(2))
     confidence = round(seen.confidence, 4)
-    if deck is not None:
-        # An enrolled or learned deck is the very deck on the table: its own corners are asked
-        # every time, and a sure reading of theirs wins (an odd or smudged index the network
-        # has never seen may look to it like another card's).
-        by_deck = read_with_profile(card, deck)
+    profile = deck if deck is not None else builtin_profile()
+    if not profile.others:
+        # An enrolled deck is the very deck on the table: its own corners are asked every
+        # time, and a sure reading of theirs wins (an odd or smudged index the network has
+        # never seen may look to it like another card's).
+        by_deck = read_with_profile(card, profile)
         if by_deck.card is not None:
             return by_deck
     elif named is None:
-        # The built-in decks' stored corners only settle what the network leans to (they are
-        # its own training decks, so a card it hardly leans to is none of theirs), and never
-        # a card the middle of the face ruled out.
-        by_deck = read_with_profile(card, builtin_profile())
-        if by_deck.card is not None and by_deck.card != corner.vetoed \
-                and seen.confidence >= LEAN \
-                and seen.best == (int(by_deck.card.rank), by_deck.card.suit.index):
+        # Other decks' stored corners only settle what the network leans to (the built-in
+        # ones are its own training decks, so a card it hardly leans to is none of theirs),
+        # and never a card the middle of the face ruled out. Corners the table learnt of its
+        # deck never overrule a sure reading either (most were learnt from such); a card
+        # settled on the phone may fill in what the network cannot tell (the suit of a
+        # smudged index), never contradict what it leans to.
+        by_deck = read_with_profile(card, profile)
+        if by_deck.card is not None and by_deck.card != corner.vetoed and (
+                (by_deck.card.index in profile.settled_cards and _fills_in(seen, by_deck.card))
+                or (seen.confidence >= LEAN
+                    and seen.best == (int(by_deck.card.rank), by_deck.card.suit.index))):
             return by_deck
     return Reading(named, confidence, candidates)
+
+
+def _fills_in(seen: CornerReading, card: Card) -> bool:
+    """Whether `card` agrees with what the corners lean to (LEAN or more) of its rank or its
+    suit, leaning to at least one of them: it only fills in the other."""
+    rank, suit = int(card.rank), card.suit.index
+    leans = [(float(seen.rank.max()) >= LEAN, int(seen.rank.argmax()) == rank),
+             (float(seen.suit.max()) >= LEAN, int(seen.suit.argmax()) == suit)]
+    return any(lean for lean, _ in leans) and all(agree for lean, agree in leans if lean)
 
 
 def read_with_profile(card: np.ndarray, profile: DeckProfile) -> Reading:
@@ -230,8 +246,8 @@ def _judge(templates: Templates, seen: Seen, shortlist: list[int]) -> tuple[Read
 
 def identify(card_image: np.ndarray, deck: DeckProfile | None = None) -> Reading:
     """Read a BGR image of one card, cropped to its outline and straightened, in any of the
-    four right-angle orientations; `deck` is an enrolled or learned profile, the second word
-    when the corner reader is unsure (default: the built-in kdegames decks)."""
+    four right-angle orientations; `deck` is the profile whose stored corners have the second
+    word (default: the built-in kdegames decks; an enrolled one overrules the corner reader)."""
     return read_card(to_portrait(card_image), deck)
 
 

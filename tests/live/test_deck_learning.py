@@ -145,6 +145,7 @@ def test_what_is_learnt_is_bounded_and_belongs_to_one_profile(tmp_path: Path) ->
     loaded, _ = DeckLearner.load(base, tmp_path / "learned-deck.png")
     assert len(DeckLearner(base, None, learner.learned(), keep=1).learned().cards) == 2
     assert np.array_equal(loaded.learned().patches, learner.learned().patches)
+    assert loaded.learned().settled == learner.learned().settled == (False, True)
     assert learner.profile is base                          # not read with: one face only
     for card in ALL_CARDS:
         learner.learn(card, picture, settled=False)
@@ -159,3 +160,22 @@ def test_what_is_learnt_is_bounded_and_belongs_to_one_profile(tmp_path: Path) ->
     (tmp_path / "damaged.png").write_bytes(b"not a png")
     fresh, said = DeckLearner.load(base, tmp_path / "damaged.png")
     assert fresh.cards == [] and "learning starts afresh" in said
+
+
+def test_a_card_settled_on_the_phone_fills_in_only_what_the_reader_cannot_tell() -> None:
+    # The smudged king: the corner reader sees a king but cannot tell its suit. Corners learnt
+    # from sure readings alone never name it; once it was settled on the phone, its learnt
+    # corners give the suit, but a rank other than the king the reader leans to they never do.
+    from vision import identify
+    from vision.faces import flatten
+
+    smudged = flatten(smudged_faces()[SMUDGED])
+    assert identify(smudged).card is None
+    for settled_as, named in ((None, None), (SMUDGED, SMUDGED), (Card.parse("QH"), None)):
+        learner = DeckLearner(builtin_profile())
+        for card, face in standard_faces().items():
+            learner.learn(card, flatten(face), settled=False)
+        if settled_as is not None:
+            learner.learn(settled_as, smudged, settled=True)
+        assert learner.complete
+        assert identify(smudged, learner.profile).card == named, settled_as

@@ -115,3 +115,28 @@ def test_a_thumb_over_an_index_does_not_sway_an_enrolled_deck(enroll_shots: Shot
         assert both.card is None, f"{card} with both indices covered read as {both.card}"
     assert one["wrong"] == []
     assert len(one["read"]) >= 0.9 * 2 * len(second)
+
+
+def test_only_an_enrolled_deck_overrules_a_sure_reading(enroll_shots: Shots) -> None:
+    # Corners with the king and queen of hearts swapped: an enrolled deck's own corners are
+    # the deck on the table, so they overrule the corner reader; the built-in decks' corners,
+    # and corners the table learnt (most from the reader's own sure readings), never do.
+    from vision.learning import DeckLearner
+    from vision.profile import builtin_profile
+
+    first, second = enroll_shots
+    king, queen = Card.parse("KH"), Card.parse("QH")
+    swap = {king: queen, queen: king}
+    faces = {swap.get(c, c): [img] for c, img in first.items()}
+    assert identify(second[king]).card == king
+    assert identify(second[king], DeckProfile.from_cards("swapped", faces)).card == queen
+
+    others = DeckProfile.from_cards("swapped", faces)
+    others.others = True
+    assert identify(second[king], others).card == king
+    learner = DeckLearner(builtin_profile())
+    for card, images in faces.items():
+        learner.learn(card, images[0], settled=True)
+    assert learner.complete
+    assert identify(second[king], learner.profile).card == king
+    assert identify(second[king], builtin_profile()).card == king
