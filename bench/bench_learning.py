@@ -45,10 +45,9 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import cv2
 import numpy as np
 
-from bench.bench_vision import photo_dir, photo_paths, photos
+from bench.bench_vision import inside, photo_dir, photo_paths, photos
 from bench.unseen_decks import DECKS as UNSEEN_DECKS
 from bench.unseen_decks import make_deck, unseen_dir
 from table.rules import ALL_CARDS, Card, CardPlayed
@@ -143,9 +142,8 @@ def learn_and_read(folder: Path, learn_from: list[Path], read: list[Path], phone
     def learn(frame: np.ndarray, found: list[Detection],
               labels: dict[Card, list[tuple[float, float]]]) -> None:
         for d in found:
-            outline = d.corners.reshape(-1, 1, 2).astype(np.float32)
             held = [card for card, centres in labels.items()
-                    if any(cv2.pointPolygonTest(outline, c, False) >= 0 for c in centres)]
+                    if any(inside(d, c) for c in centres)]
             truth = held[0] if len(held) == 1 else None
             if phone and truth is not None and d.reading.card != truth:
                 learner.learn(truth, straighten(frame, d.corners), settled=True)

@@ -240,6 +240,11 @@ def photo_dir() -> Path | None:
     return None
 
 
+def inside(d: Detection, centre: Centre) -> bool:
+    """Whether a found card's outline holds a point of the photo."""
+    return cv2.pointPolygonTest(d.corners.reshape(-1, 1, 2), centre, False) >= 0
+
+
 def photo_paths(folder: Path, limit: int | None = None) -> list[Path]:
     """The real photos in order, the first `limit` of them."""
     return sorted(folder.glob("*.jpg"))[:limit]
@@ -287,9 +292,6 @@ def photos(folder: Path, paths: list[Path], deck: DeckProfile | None = None,
         tally["photos"] += 1
         if seen is not None:
             seen(frame, found, boxes)
-
-        def inside(d: Detection, centre: Centre) -> bool:
-            return cv2.pointPolygonTest(d.corners.reshape(-1, 1, 2), centre, False) >= 0
 
         held = [{c for c in every if inside(d, c)} for d in found]
         tally["outlines"] += len(found)

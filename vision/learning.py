@@ -53,7 +53,7 @@ class DeckLearner:
         if learned is not None and len(learned.cards):
             pairs = learned.patches.reshape(-1, 2, STORE_H, STORE_W, 3)
             cards = [int(c) for c in learned.cards[::2]]
-            settled = learned.settled or (False,) * len(cards)
+            settled = learned.settled_flags()
             for i, card in enumerate(cards):   # the newest `keep` of each card, in order
                 if cards[i + 1:].count(card) < keep:
                     self._patches.append(pairs[i])

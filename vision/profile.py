@@ -145,7 +145,8 @@ class DeckProfile:
         return frozenset(int(c) for c, s in zip(self.cards[::2], self.settled, strict=False)
                          if s)
 
-    def _settled(self) -> tuple[bool, ...]:
+    def settled_flags(self) -> tuple[bool, ...]:
+        """`settled` for every picture (none settled when the profile records nothing)."""
         return self.settled or (False,) * (len(self.cards) // 2)
 
     def missing(self) -> list[Card]:
@@ -168,7 +169,7 @@ class DeckProfile:
         combined = DeckProfile(self.name, np.concatenate([self.patches, learned.patches]),
                                np.concatenate([self.cards, learned.cards]).astype(np.int64),
                                middles=self.middles, others=self.others,
-                               settled=self._settled() + learned._settled())
+                               settled=self.settled_flags() + learned.settled_flags())
         combined._matcher = _extended(self.refs(), learned.patches, learned.cards)
         return combined
 
