@@ -144,7 +144,10 @@ FIT_NEAR = 1.08            # ... other than within this of the size laid at
 FIT_GAIN = 0.25            # ... and laid at one whose far sides stand out this much more
 MAX_COUPLES = 24           # two indices read together as one card's corners, at most
 AGREE = 2                  # sizes (of SIZES) naming the card, at least
-PIPS = 2                   # pips tried under each glyph, the nearest
+PIPS = 2                   # pips tried under each glyph, the nearest (a tall glyph: the
+#                            nearest along its axis each way; the two nearest both fell on the
+#                            ground's specks or the card's edge above a king in a fan's wedge,
+#                            so its own pip below was never tried, on the tuning seed's hands)
 ELONGATED = 1.25           # a glyph this much longer than wide gives "down" by its long axis
 ALONG = 0.6                # ... and its pip lies this near that axis (cosine; a glyph beside it,
 #                            the other digit of a "10" or the next card's rank in a fan, is none)
@@ -271,9 +274,10 @@ def _pairs(glyphs: list[_Glyph]) -> list[_Index]:
     the rank), the biggest rank first (the specks of a busy ground are small; on the rendered
     busy scenes this puts more of the true indices among the MAX_PAIRS read than any count
     of neighbours did). Each glyph is taken as a rank over its PIPS nearest glyphs of like
-    size a glyph or so away (for a tall glyph, those along its long axis: the next card's
-    index beside it in a fan took both places before); "down" is the rank's long axis (ranks
-    are taller than wide), turned towards the pip, or the way to the pip for a round glyph."""
+    size a glyph or so away (for a tall glyph, the nearest along its long axis each way: the
+    next card's index beside it in a fan took both places before); "down" is the rank's long
+    axis (ranks are taller than wide), turned towards the pip, or the way to the pip for a
+    round glyph."""
     if len(glyphs) < 2:
         return []
     centres = np.stack([g.centre for g in glyphs])
@@ -286,10 +290,13 @@ def _pairs(glyphs: list[_Glyph]) -> list[_Index]:
         near = np.nonzero((gap >= STACK[0] * top.size) & (gap <= STACK[1] * top.size)
                           & (ratio <= SIZE_RATIO) & (ratio >= 1 / SIZE_RATIO))[0]
         axis, long_ = shapes[i]
+        near = near[np.argsort(gap[near])]
         if long_ >= ELONGATED:   # a glyph beside a tall one is no pip of it (see ALONG)
             along = (centres[near] - top.centre) @ axis / gap[near]
-            near = near[np.abs(along) >= ALONG]
-        near = near[np.argsort(gap[near])][:PIPS]
+            near = np.concatenate([near[along >= ALONG][:PIPS // 2],
+                                   near[along <= -ALONG][:PIPS // 2]])
+        else:
+            near = near[:PIPS]
         beside = np.nonzero(gap < 1.3 * top.size)[0]
         ways: list[np.ndarray] = []
         for j in near:

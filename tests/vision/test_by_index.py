@@ -616,3 +616,24 @@ def test_ink_inside_a_card_read_names_a_card_only_at_the_frames_size_too() -> No
     readings[0] = reading(0.9)   # one size round the frame's cards' names it too
     named = [card] * 6
     assert by_index._names(card, readings, named, threshold, own_only=False, both_kinds=True)
+
+
+def test_a_tall_ranks_own_pip_is_tried_when_marks_lie_nearer_on_its_other_side() -> None:
+    """A king in a fan's wedge with two marks just above it (the ground's specks, the edge of
+    the card) nearer than its own pip below: the pips tried along a tall rank's axis are the
+    nearest each way, so it is still paired with its pip, "down" towards it (before, the two
+    nearest, both above, took both places and the king was never read)."""
+    def glyph(centre: tuple[float, float], half: tuple[float, float]) -> by_index._Glyph:
+        ys, xs = np.mgrid[-half[1]:half[1] + 1, -half[0]:half[0] + 1]
+        inside = (xs / half[0]) ** 2 + (ys / half[1]) ** 2 <= 1
+        points = np.stack([xs[inside] + centre[0], ys[inside] + centre[1]], axis=1)
+        return by_index._Glyph(np.array(centre, np.float32), points.astype(np.float32),
+                               float(2 * max(half) + 1))
+
+    king = glyph((100.0, 100.0), (7.0, 15.0))
+    marks = [glyph((100.0, 74.0), (8.0, 6.0)), glyph((106.0, 71.0), (7.0, 7.0))]
+    pip = glyph((101.0, 146.0), (12.0, 13.0))
+    downs = [p.down for p in by_index._pairs([king, *marks, pip])
+             if len(p.rank) == len(king.points) and np.array_equal(p.rank, king.points)]
+    assert any(float(d[1]) > 0.95 for d in downs)
+    assert any(float(d[1]) < -0.95 for d in downs)   # and up, to the marks, as before
