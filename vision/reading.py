@@ -124,15 +124,15 @@ def read_card(card: np.ndarray, deck: DeckProfile | None = None) -> Reading:
     seen, named = corner.seen, corner.card
     candidates = tuple((Card.from_index(i), round(p, 4)) for i, p in seen.ranked_cards(2))
     confidence = round(seen.confidence, 4)
-    profile = deck if deck is not None else builtin_profile()
-    if not profile.others:
+    if deck is not None and not deck.others:
         # An enrolled deck is the very deck on the table: its own corners are asked every
         # time, and a sure reading of theirs wins (an odd or smudged index the network has
         # never seen may look to it like another card's).
-        by_deck = read_with_profile(card, profile)
+        by_deck = read_with_profile(card, deck)
         if by_deck.card is not None:
             return by_deck
     elif named is None:
+        profile = deck if deck is not None else builtin_profile()
         # Other decks' stored corners only settle what the network leans to (the built-in
         # ones are its own training decks, so a card it hardly leans to is none of theirs),
         # and never a card the middle of the face ruled out. Corners the table learnt of its
