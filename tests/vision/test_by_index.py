@@ -637,3 +637,45 @@ def test_a_tall_ranks_own_pip_is_tried_when_marks_lie_nearer_on_its_other_side()
              if len(p.rank) == len(king.points) and np.array_equal(p.rank, king.points)]
     assert any(float(d[1]) > 0.95 for d in downs)
     assert any(float(d[1]) < -0.95 for d in downs)   # and up, to the marks, as before
+
+
+def test_a_rank_joined_to_the_faint_edge_of_the_card_over_it_is_picked_out_of_it() -> None:
+    """A king touching the faint line along the edge of the card over it is one mark of ink
+    with that line, too tall to pair with its pip; the king is picked out of the mark by its
+    darker ink and paired with its pip, "down" towards it. The mark and the king picked out
+    of it are one: never paired together."""
+    frame = np.full((220, 220, 3), 235, np.uint8)
+    cv2.putText(frame, "K", (80, 100), cv2.FONT_HERSHEY_SIMPLEX, 1.3, (20, 20, 20), 4,
+                cv2.LINE_AA)
+    cv2.circle(frame, (95, 125), 11, (20, 20, 20), -1, cv2.LINE_AA)
+    cv2.line(frame, (104, 45), (104, 112), (180, 180, 180), 2, cv2.LINE_AA)
+    glyphs, _ = by_index._glyphs(cv2.GaussianBlur(frame, (0, 0), 0.7))
+    joined = next(k for k, g in enumerate(glyphs) if g.size > 60)
+    king = next(g for g in glyphs if g.part_of == joined)
+    assert 22 <= king.size <= 30 and float(king.points[:, 0].max()) < 104
+    pairs = by_index._pairs(glyphs)
+    downs = [p.down for p in pairs if np.array_equal(p.rank, king.points)]
+    assert any(float(d[1]) > 0.95 for d in downs)
+    assert not any(p.ten for p in pairs)
+    # a glyph whose ink is as dark throughout (the pip, the king alone) is not taken apart
+    assert sum(g.part_of >= 0 for g in glyphs) == 1
+
+
+@pytest.mark.parametrize("name", ["JS", "JH"])
+def test_an_index_touching_the_shadow_of_the_card_over_it_is_read(faces: Faces, name: str
+                                                                 ) -> None:
+    """A jack fanned under another card so tightly that the shadow along that card's edge
+    touches its rank: only its index shows, and it is read (before, the jack and the shadow
+    were one mark, paired with no pip)."""
+    length = 230.0
+    width = length * 63 / 88
+    card = Card.parse(name)
+    under = Laid(card, _card((360.0, 360.0), length, 0.0))
+    over = Laid(Card.parse("9C"), _card((360.0 + 0.15 * width, 360.0), length, 0.0))
+    frame = _render(faces, [over, under])
+    edge = over.corners[[0, 3]] - np.array([2.0, 0.0])
+    cv2.line(frame, tuple(int(v) for v in edge[0]), tuple(int(v) for v in edge[1]),
+             (185, 185, 185), 2, cv2.LINE_AA)
+    assert len(index_centres([over, under])[1]) == 1
+    found = read_indices(frame, [over.corners], (width, length))
+    assert [f.card for f in found if f.card != over.card] == [card]
