@@ -5,43 +5,43 @@ A card under others in a fan, a pile or a meld row often shows nothing but one i
 and no outline of it is found. But an index is plain to see: a rank over a suit pip, dark or
 red ink on the card's paper (a pip too broad for the black-hat, as on a jumbo index, is a hole
 in that paper; a glyph touching the faint line along the edge of the card over it is picked out
-of that line by its stronger ink). So ink marks on paper are paired, a rank glyph (or the two
-of "10") over a pip of about its size; the rank's long axis, turned towards the pip, is the
-card's "down", and the index sits in the card's top-left corner (in the card's own upright
-frame), so the card lies to the right of and below it. Each pair's corner window (the 20 x 44
-mm the corner reader reads, vision.corners) is read as one corner (the other covered) at two
-kinds of size: round the size of the cards read in the frame, and round the size the index's
-own height says (a card farther from the camera or nearer than the others, or a jumbo index,
-reads well only at its own; ink that is no index reads otherwise at the two). Each kind's
-likeliest size is read first and, where that names a card, SIZES round it. The rank's axis
-gives "down" a few degrees off, now and then 20 (a "J" with a long hook), more than the reader
-forgives (on the rendered busy scenes it names 97 % of indices upright, 88 % turned 10 degrees,
-63 % at 15, 19 % at 20): a pair whose readings hint at an index but name no card is read again
-turned (TURNS), and a turn then names a card only very surely (SURE_TURNED). An index names a
-card when two sizes are sure of it (the reader's calibrated threshold), one of each kind, or
-when every size of its own kind is; and no size names another card. No size at which the card
-would have fewer than MIN_PX_MM px per mm names one (a speck of a picture or of the ground,
-read as a tiny card's index). Where the two kinds are
-more than FAR apart (a card far nearer the camera than the others, or farther: a photo's cards
-pasted at any size), the frame's cards' size may show the index as a smudge that leans to any
-card: if the index names no card so, it is judged again at its own size alone, where two sizes
-suffice. The same ink read the other way up names nothing; two glyphs side by side, one a thin "1",
-are read both as a "10" and as the one glyph, and a "10" that names no ten gives way to the
-glyph's reading (a king's index beside the next card's nine in a fan names the king as a "10");
-one glyph names a ten only if shaped as a "1" or a "10" run together, with no other glyph beside
-it (in a tight fan the reader's window shows a nine and the next card's queen as a "10"); and
-the card laid from it must lie on paper. It is laid from the index: its corner, its turn, and its
+of that line by its stronger ink, and where the two make one mark of a glyph's size, by its
+darker shade, and then names a card only very surely, SURE_INSIDE). So ink marks on paper are
+paired, a rank glyph (or the two of "10") over a pip of about its size; the rank's long axis,
+turned towards the pip, is the card's "down", and the index sits in the card's top-left corner
+(in the card's own upright frame), so the card lies to the right of and below it. Each pair's
+corner window (the 20 x 44 mm the corner reader reads, vision.corners) is read as one corner
+(the other covered) at two kinds of size: round the size of the cards read in the frame, and
+round the size the index's own height says (a card farther from the camera or nearer than the
+others, or a jumbo index, reads well only at its own; ink that is no index reads otherwise at
+the two). Each kind's likeliest size is read first and, where that names a card, SIZES round
+it. The rank's axis gives "down" a few degrees off, now and then 20 (a "J" with a long hook),
+more than the reader forgives (on the rendered busy scenes it names 97 % of indices upright, 88
+% turned 10 degrees, 63 % at 15, 19 % at 20): a pair whose readings hint at an index but name
+no card is read again turned (TURNS), and a turn then names a card only very surely
+(SURE_TURNED). An index names a card when two sizes are sure of it (the reader's calibrated
+threshold), one of each kind, or when every size of its own kind is; and no size names another
+card. No size at which the card would have fewer than MIN_PX_MM px per mm names one (a speck of
+a picture or of the ground, read as a tiny card's index). Where the two kinds are more than FAR
+apart (a card far nearer the camera than the others, or farther: a photo's cards pasted at any
+size), the frame's cards' size may show the index as a smudge that leans to any card: if the
+index names no card so, it is judged again at its own size alone, where two sizes suffice. The
+same ink read the other way up names nothing; two glyphs side by side, one a thin "1", are read
+both as a "10" and as the one glyph, and a "10" that names no ten gives way to the glyph's
+reading (a king's index beside the next card's nine in a fan names the king as a "10"); one
+glyph names a ten only if shaped as a "1" or a "10" run together, with no other glyph beside it
+(in a tight fan the reader's window shows a nine and the next card's queen as a "10"); and the
+card laid from it must lie on paper. It is laid from the index: its corner, its turn, and its
 size (that of the cards read in the frame when it read surely at that size, else what the
 index's size says), then at the size, from that one to the index's own and half as much again
 beyond either, whose far sides stand out most as a card's edges, if clearly more (FIT_GAIN): a
 card nearer the camera than the others, laid at their size, was too small to hold its other
-index, and decks print ranks from about 9 mm tall (letele's) to 16 (a jumbo index), so that
-the size RANK_MM gives may be a third off.
-Two indices naming the same card half a turn apart, a card's diagonal from
-each other, are that card's two corners: one card, of its own size, which the other cards laid
-from one index then take. Two indices so placed that name no card alone but hint at one are
-read together, as an outline's two corners are, at the size of the card they span
-(`_read_as_two`). The reader was trained to say "no index here" on the middles of
+index, and decks print ranks from about 9 mm tall (letele's) to 16 (a jumbo index), so that the
+size RANK_MM gives may be a third off. Two indices naming the same card half a turn apart, a
+card's diagonal from each other, are that card's two corners: one card, of its own size, which
+the other cards laid from one index then take. Two indices so placed that name no card alone
+but hint at one are read together, as an outline's two corners are, at the size of the card
+they span (`_read_as_two`). The reader was trained to say "no index here" on the middles of
 faces, on blank paper and on cloth, so pips in a card's middle, a court's picture and the
 ground name no card.
 
@@ -120,9 +120,10 @@ STRONG = 0.5               # a mark that is no glyph is looked at again in its i
 #                            its darkest (95th percentile) or more: a glyph touching the faint
 #                            line along the edge of a card over it (a fan) was one mark with it;
 #                            so is a glyph, in how dark it is (its shade below the paper round it)
-PICKED = 0.9               # ... and what that picks out of a glyph is a glyph of its own where
-#                            it is more than one, or one this much smaller or less (a rank and
-#                            the short stretch of that line it touched, in a fan's wedge)
+PICKED = 0.75              # ... and what that picks out of a glyph are glyphs of their own
+#                            where each is this share of its size or less (a rank and the short
+#                            stretch of that line it touched, in a fan's wedge; a "10" run
+#                            together, two glyphs of 0.83 its size, is left whole)
 PAPER = 0.55               # paper round the ink at least this share of the frame's whitest
 MAX_SATURATION = 80        # ... and this colourless (HSV saturation of the local white)
 MIN_GLYPH, MAX_GLYPH = 5, 90   # a glyph's longest side, px
@@ -211,9 +212,10 @@ def _marks(ink: np.ndarray, mask: np.ndarray, at: tuple[int, int] = (0, 0),
     """The glyphs among a mask's marks (`at`: the mask's place in the frame; `ink`, of the
     mask's size, how dark each pixel is). Given `dark` (the frame's darkest channel and the
     light round it), a mark too big or too thin for a glyph is looked at again in its strongest
-    ink alone (STRONG); so is a glyph, in its darkest shade, and what that picks out of it
-    (PICKED) is kept beside it, as its parts (`_Glyph.part_of`): a rank touching the faint
-    line along the edge of the card over it is one mark with it, too tall for its pip."""
+    ink alone (STRONG); so is a glyph, in its darkest shade, and what that picks out of it,
+    if clearly smaller (PICKED), is kept beside it, as its parts (`_Glyph.part_of`): a rank
+    touching the faint line along the edge of the card over it is one mark with it, too tall
+    for its pip."""
     split = dark is not None
     count, labels, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
     out = []
@@ -246,7 +248,7 @@ def _marks(ink: np.ndarray, mask: np.ndarray, at: tuple[int, int] = (0, 0),
             darkest = blob & (shade >= STRONG * float(np.percentile(shade[blob], 95)))
             parts = [replace(g, part_of=len(out) - 1) for g in
                      _marks(shade, darkest.astype(np.uint8), (at[0] + x, at[1] + y))]
-            if len(parts) > 1 or (parts and parts[0].size < PICKED * size):
+            if parts and max(g.size for g in parts) <= PICKED * size:
                 out += parts
     return out
 
@@ -271,9 +273,9 @@ class _Index:
     that makes no "10" with it (the reader's window shows both and may take them for one: a
     nine beside the next card's queen in a tight fan, or a "1" beside the sliver of its "0"
     left showing and the next card's queen). `picked`: a glyph of it was picked out of a mark
-    (`_marks`), and names a card only at SURE_INSIDE (on the rendered busy scenes of the tuning
-    seed, the training decks' and letele's, 2 cards more were named wrongly without it, of 39
-    more named)."""
+    (`_marks`); it names a card only at SURE_INSIDE (on the rendered busy scenes of the tuning
+    seed, with a looser rule for what is picked out, 2 more cards were named wrongly without
+    that floor, 3 more read)."""
 
     rank: np.ndarray
     down: np.ndarray
@@ -501,19 +503,23 @@ def _read_as_two(reader: CornerReader, frame: np.ndarray, pairs: list[_Index],
                 corners = _spanned(laid[i], laid[j])
                 if corners is not None:
                     couples.append((i, j, corners))
-    couples = couples[:MAX_COUPLES]
+    # (not those too small at every size to name one: MIN_PX_MM)
+    scales = [float(np.linalg.norm(c[3] - c[0])) / CARD_MM[1] for _, _, c in couples]
+    kept = [k for k, s in enumerate(scales) if s * max(SIZES) >= MIN_PX_MM][:MAX_COUPLES]
+    couples, scales = [couples[k] for k in kept], [scales[k] for k in kept]
     if not couples:
         return []
-    scales = [float(np.linalg.norm(c[3] - c[0])) / CARD_MM[1] for _, _, c in couples]
     log_p = _log_p(reader, frame, [(pairs[k], scale * size) for (i, j, _), scale
                                    in zip(couples, scales, strict=True) for k in (i, j)
                                    for size in SIZES]).reshape(len(couples), 2, len(SIZES), -1)
     out = []
-    for (i, j, corners), both in zip(couples, log_p, strict=True):
+    for (i, j, corners), both, scale in zip(couples, log_p, scales, strict=True):
         readings = [combine(both[:, k], reader.independence, reader.hidden)
                     for k in range(len(SIZES))]
-        named = [r.ranked_cards(1)[0][0] if r.names_card else None for r in readings]
-        best = max(range(len(SIZES)), key=lambda k: readings[k].confidence)
+        big = [scale * size >= MIN_PX_MM for size in SIZES]
+        named = [r.ranked_cards(1)[0][0] if r.names_card and b else None
+                 for r, b in zip(readings, big, strict=True)]
+        best = max(range(len(SIZES)), key=lambda k: readings[k].confidence if big[k] else -1.0)
         card, confidence = named[best], readings[best].confidence
         floor = max(floors[i], floors[j])
         if card is None or confidence < floor or not _names(

@@ -594,6 +594,25 @@ def test_an_index_too_small_for_the_reader_names_no_card(
     assert [f.card for f in read_indices(tiny, [], None)] == [card]
 
 
+def test_two_indices_too_small_for_the_reader_name_no_card_together(
+        faces: Faces, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two indices read together as one card's corners (`_read_as_two`) name no card at a
+    size giving it fewer than MIN_PX_MM px per mm, as one index does not (before, they did:
+    a 60 px ace, read together, was named). A 120 px one still is."""
+    reader = corner_reader()
+
+    def together(length: float) -> list[Card]:
+        frame = _render(faces, [Laid(Card.parse("AD"), _card((360, 360), length, 0.2))])
+        pairs = by_index._pairs(by_index._glyphs(frame)[0])
+        floors = dict.fromkeys(range(len(pairs)), reader.abstain_below)
+        return [f.card for f in by_index._read_as_two(reader, frame, pairs, floors)]
+
+    assert set(together(120.0)) == {Card.parse("AD")}
+    assert together(60.0) == []
+    monkeypatch.setattr(by_index, "MIN_PX_MM", 0.0)
+    assert set(together(60.0)) == {Card.parse("AD")}
+
+
 def test_ink_inside_a_card_read_names_a_card_only_at_the_frames_size_too() -> None:
     """An index named surely at every size its own height gives, but by none round the
     frame's cards' size, names its card on the ground (a card nearer the camera than the
