@@ -8,40 +8,42 @@ in that paper; a glyph touching the faint line along the edge of the card over i
 of that line by its stronger ink, and where the two make one mark of a glyph's size, by its
 darker shade, and then names a card only very surely, SURE_INSIDE). So ink marks on paper are
 paired, a rank glyph (or the two of "10") over a pip of about its size; the rank's long axis,
-turned towards the pip, is the card's "down", and the index sits in the card's top-left corner
-(in the card's own upright frame), so the card lies to the right of and below it. Each pair's
-corner window (the 20 x 44 mm the corner reader reads, vision.corners) is read as one corner
-(the other covered) at two kinds of size: round the size of the cards read in the frame, and
-round the size the index's own height says (a card farther from the camera or nearer than the
-others, or a jumbo index, reads well only at its own; ink that is no index reads otherwise at
-the two). Each kind's likeliest size is read first and, where that names a card, SIZES round
-it. The rank's axis gives "down" a few degrees off, now and then 20 (a "J" with a long hook),
-more than the reader forgives (on the rendered busy scenes it names 97 % of indices upright, 88
-% turned 10 degrees, 63 % at 15, 19 % at 20): a pair whose readings hint at an index but name
-no card is read again turned (TURNS), and a turn then names a card only very surely
-(SURE_TURNED). An index names a card when two sizes are sure of it (the reader's calibrated
-threshold), one of each kind, or when every size of its own kind is; and no size names another
-card. No size at which the card would have fewer than MIN_PX_MM px per mm names one (a speck of
-a picture or of the ground, read as a tiny card's index). Where the two kinds are more than FAR
-apart (a card far nearer the camera than the others, or farther: a photo's cards pasted at any
-size), the frame's cards' size may show the index as a smudge that leans to any card: if the
-index names no card so, it is judged again at its own size alone, where two sizes suffice. The
-same ink read the other way up names nothing; two glyphs side by side, one a thin "1", are read
-both as a "10" and as the one glyph, and a "10" that names no ten gives way to the glyph's
-reading (a king's index beside the next card's nine in a fan names the king as a "10"); one
-glyph names a ten only if shaped as a "1" or a "10" run together, with no other glyph beside it
-(in a tight fan the reader's window shows a nine and the next card's queen as a "10"); and the
-card laid from it must lie on paper. It is laid from the index: its corner, its turn, and its
+turned towards the pip, is the
+card's "down", and the index sits in the card's top-left corner (in the card's own upright
+frame), so the card lies to the right of and below it. Each pair's corner window (the 20 x 44
+mm the corner reader reads, vision.corners) is read as one corner (the other covered) at two
+kinds of size: round the size of the cards read in the frame, and round the size the index's
+own height says (a card farther from the camera or nearer than the others, or a jumbo index,
+reads well only at its own; ink that is no index reads otherwise at the two). Each kind's
+likeliest size is read first and, where that names a card, SIZES round it. The rank's axis
+gives "down" a few degrees off, now and then 20 (a "J" with a long hook), more than the reader
+forgives (on the rendered busy scenes it names 97 % of indices upright, 88 % turned 10 degrees,
+63 % at 15, 19 % at 20): a pair whose readings hint at an index but name no card is read again
+turned (TURNS), and a turn then names a card only very surely (SURE_TURNED). An index names a
+card when two sizes are sure of it (the reader's calibrated threshold), one of each kind, or
+when every size of its own kind is; and no size names another card. No size at which the card
+would have fewer than MIN_PX_MM px per mm names one (a speck of a picture or of the ground,
+read as a tiny card's index). Where the two kinds are
+more than FAR apart (a card far nearer the camera than the others, or farther: a photo's cards
+pasted at any size), the frame's cards' size may show the index as a smudge that leans to any
+card: if the index names no card so, it is judged again at its own size alone, where two sizes
+suffice. The same ink read the other way up names nothing; two glyphs side by side, one a thin "1",
+are read both as a "10" and as the one glyph, and a "10" that names no ten gives way to the
+glyph's reading (a king's index beside the next card's nine in a fan names the king as a "10");
+one glyph names a ten only if shaped as a "1" or a "10" run together, with no other glyph beside
+it (in a tight fan the reader's window shows a nine and the next card's queen as a "10"); and
+the card laid from it must lie on paper. It is laid from the index: its corner, its turn, and its
 size (that of the cards read in the frame when it read surely at that size, else what the
 index's size says), then at the size, from that one to the index's own and half as much again
 beyond either, whose far sides stand out most as a card's edges, if clearly more (FIT_GAIN): a
 card nearer the camera than the others, laid at their size, was too small to hold its other
-index, and decks print ranks from about 9 mm tall (letele's) to 16 (a jumbo index), so that the
-size RANK_MM gives may be a third off. Two indices naming the same card half a turn apart, a
-card's diagonal from each other, are that card's two corners: one card, of its own size, which
-the other cards laid from one index then take. Two indices so placed that name no card alone
-but hint at one are read together, as an outline's two corners are, at the size of the card
-they span (`_read_as_two`). The reader was trained to say "no index here" on the middles of
+index, and decks print ranks from about 9 mm tall (letele's) to 16 (a jumbo index), so that
+the size RANK_MM gives may be a third off.
+Two indices naming the same card half a turn apart, a card's diagonal from
+each other, are that card's two corners: one card, of its own size, which the other cards laid
+from one index then take. Two indices so placed that name no card alone but hint at one are
+read together, as an outline's two corners are, at the size of the card they span
+(`_read_as_two`). The reader was trained to say "no index here" on the middles of
 faces, on blank paper and on cloth, so pips in a card's middle, a court's picture and the
 ground name no card.
 
