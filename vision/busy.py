@@ -16,6 +16,8 @@ from its public code, not from the photos). Faces are
 those of the corner reader's training designs (`training_decks`), never its calibration or
 evaluation ones. `borderless(face)` paints a face's printed border over with its own paper,
 as a real cut-out card (white right to its rounded edge) looks: bench_busy `--borders`.
+`photographed(face, rng)` lights a face by a lamp of its own, as a photo of a card cut out and
+pasted into a scene is lit: bench_busy `--lamps own`.
 """
 
 from __future__ import annotations
@@ -115,6 +117,38 @@ def jumbo_index(face: np.ndarray, times: float) -> np.ndarray:
         where = ink[:gh, :gw] > 0
         card[:gh, :gw, :3][where] = grown[:gh, :gw][where]
         out = np.ascontiguousarray(card[::-1, ::-1]) if turned else card
+    return out
+
+
+def photographed(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The face (BGRA) as a photo of a real card under a lamp of its own, as each card of the
+    real photos was cut out of a video of it shot while its lamp's brightness and colour were
+    changed (read from geaxgx/playing-card-detection's public notebook, not from the photos):
+    dimmer or brighter than the scene, warmer or cooler, lit unevenly across, a glare of the
+    lamp on its gloss in one card of four, a little out of focus and grainy."""
+    h, w = face.shape[:2]
+    per_mm = w / 63
+    image = face[:, :, :3].astype(np.float32)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32) / max(h, w)
+    a = rng.uniform(0, 2 * np.pi)
+    across = (xx - 0.5 * w / max(h, w)) * np.cos(a) + (yy - 0.5 * h / max(h, w)) * np.sin(a)
+    gain = float(rng.uniform(0.45, 1.05)) * (1 + float(rng.uniform(-0.3, 0.3)) * across)
+    warmth = float(rng.uniform(-1, 1))   # > 0 a warm lamp (less blue), < 0 a cool one
+    cast = np.array([1 - 0.45 * warmth, 1 - 0.15 * warmth, 1.0]) if warmth > 0 \
+        else np.array([1.0, 1 + 0.1 * warmth, 1 + 0.3 * warmth])
+    image *= gain[:, :, None] * cast[None, None, :].astype(np.float32)
+    if rng.random() < 0.25:
+        centre = rng.uniform(0, 1, 2) * (w, h)
+        axes = rng.uniform(0.1, 0.35, 2) * w
+        blob = np.zeros((h, w), np.float32)
+        cv2.ellipse(blob, (int(centre[0]), int(centre[1])), (int(axes[0]), int(axes[1])),
+                    float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
+        glow = cv2.GaussianBlur(blob, (0, 0), float(axes.mean()) / 2)
+        image += (255 - image) * float(rng.uniform(0.3, 0.8)) * glow[:, :, None]
+    soft = cv2.GaussianBlur(image, (0, 0), float(rng.uniform(0.05, 0.2)) * per_mm)
+    soft += rng.normal(0, float(rng.uniform(1, 6)), image.shape).astype(np.float32)
+    out = face.copy()
+    out[:, :, :3] = np.clip(soft, 0, 255).astype(np.uint8)
     return out
 
 
@@ -375,7 +409,7 @@ def _all_show(quads: list[np.ndarray]) -> bool:
 def busy_scene(faces: dict[Card, np.ndarray], rng: np.random.Generator,
                size: tuple[int, int] = (720, 720), kind: str | None = None,
                fan: bool | None = None, spread: tuple[float, float] = (0.12, 0.3),
-               layout: str | None = None, cards: bool = True
+               layout: str | None = None, cards: bool = True, own_lamps: bool = False
                ) -> tuple[np.ndarray, list[Laid]]:
     """Cards on a busy texture under uneven light. `layout` is one of LAYOUTS (random if
     None; `fan=True` is "fan", `fan=False` "apart"): apart (two to five cards, different
@@ -384,8 +418,8 @@ def busy_scene(faces: dict[Card, np.ndarray], rng: np.random.Generator,
     besides. Or OVERLAP: two or three cards only, each over a corner of another
     (`_overlapping`), as small as 1.5 px/mm, with shadows from none to strong; or HAND: three
     cards of that size fanned tightly in a hand (`_hand`).
-    `cards=False` gives the ground alone. Returns the frame and the cards, the top one
-    first."""
+    `cards=False` gives the ground alone; `own_lamps=True` each face `photographed` under a
+    lamp of its own. Returns the frame and the cards, the top one first."""
     w, h = size
     frame = busy_texture(kind or TEXTURES[int(rng.integers(len(TEXTURES)))], rng, size)
     if layout is None:
@@ -417,7 +451,8 @@ def busy_scene(faces: dict[Card, np.ndarray], rng: np.random.Generator,
         strength = rng.uniform(0.0, 0.5) if layout in (OVERLAP, HAND) \
             else rng.uniform(0.15, 0.5)
         shadow = np.array([*lift, soft, strength])
-        _paste(frame, faces[item.card], item.corners, shadow)
+        face = photographed(faces[item.card], rng) if own_lamps else faces[item.card]
+        _paste(frame, face, item.corners, shadow)
     frame = _light(frame, rng)
     frame = cv2.GaussianBlur(frame, (0, 0), float(rng.uniform(0.4, 1.2)))
     frame = np.clip(frame + rng.normal(0, rng.uniform(1, 5), frame.shape), 0, 255

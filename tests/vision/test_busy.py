@@ -21,6 +21,7 @@ from vision.busy import (
     busy_texture,
     index_centres,
     jumbo_index,
+    photographed,
 )
 from vision.detect import _one_card, _part_of, card_outlines, straighten
 from vision.edges import edge_outlines, same_card, suppress
@@ -231,6 +232,30 @@ def test_a_jumbo_index_is_the_index_grown_from_its_corner_and_the_middle_is_kept
         assert np.all(np.abs(after - 1.3 * before) < 4), (before, after)
     middle = (slice(int(0.45 * h), int(0.55 * h)), slice(int(0.3 * w), int(0.7 * w)))
     assert np.array_equal(grown[middle], face[middle])
+
+
+def test_a_photographed_face_keeps_its_outline_and_ink_under_a_lamp_of_its_own(
+        faces: Faces) -> None:
+    """vision.busy.photographed: the same face photographed twenty times is lit differently
+    each time (its paper's brightness and colour vary), its outline (alpha) is the same, and
+    its index is still darker than its paper."""
+    face = faces[Card.parse("KH")]
+    h, w = face.shape[:2]
+    rng = np.random.default_rng(1)
+    papers, contrasts = [], []
+    for _ in range(20):
+        shot = photographed(face, rng)
+        assert shot.shape == face.shape
+        assert np.array_equal(shot[:, :, 3], face[:, :, 3])
+        middle = shot[int(0.45 * h):int(0.55 * h), int(0.05 * w):int(0.15 * w), :3]
+        paper = np.median(middle.reshape(-1, 3), axis=0)
+        papers.append(paper)
+        corner = shot[:int(0.2 * h), :int(0.15 * w), :3].min(axis=2)
+        contrasts.append(float(np.percentile(corner, 90) - np.percentile(corner, 2)))
+    papers_ = np.array(papers)
+    assert np.ptp(papers_.mean(axis=1)) > 60          # dim and bright lamps
+    assert np.ptp(papers_[:, 0] - papers_[:, 2]) > 40  # warm and cool ones (blue less red)
+    assert min(contrasts) > 40
 
 
 def _one_big_card(faces: Faces, card: Card) -> tuple[np.ndarray, np.ndarray]:
