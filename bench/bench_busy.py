@@ -14,7 +14,8 @@ faces' printed borders painted over with their paper (busy.borderless: white to 
 rounded edge, as a real cut-out Bicycle card); `mixed`: every other scene so. `--jumbo 1.3`:
 the faces' indices printed 1.3 times bigger (vision.busy.jumbo_index; a jumbo-index deck).
 `--lamps own`: each face photographed under a lamp of its own, dimmer or brighter, warmer or
-cooler than the scene's (vision.busy.photographed; the photos' cards were so cut out of videos).
+cooler than the scene's (vision.busy.photographed; the photos' cards were so cut out of videos);
+`--lamps warm`: the whole frame under a warm lamp no white balance corrects (busy.warm_lamp).
 `--deck letele` or `--deck cardsjs`: faces of a deck the corner reader never trained on
 (bench/unseen_decks.py), instead of its training decks. letele set the reader's abstain threshold
 (a calibration deck): tune on it, with the default seed. cardsjs is an evaluation deck: measure
@@ -41,6 +42,7 @@ from bench.unseen_decks import DECKS as UNSEEN_DECKS
 from bench.unseen_decks import make_deck, unseen_dir
 from vision.busy import (
     HAND,
+    LAMPS,
     LAYOUTS,
     OVERLAP,
     TEXTURES,
@@ -111,9 +113,10 @@ def main() -> int:
     parser.add_argument("--deck", choices=["training", *UNSEEN_DECKS], default="training",
                         help="the corner reader's training decks, or a deck it never trained "
                              "on (letele: its calibration deck; cardsjs: an evaluation deck)")
-    parser.add_argument("--lamps", choices=["scene", "own"], default="scene",
+    parser.add_argument("--lamps", choices=LAMPS, default="scene",
                         help="own: each face photographed under a lamp of its own "
-                             "(vision.busy.photographed), as the real photos' cards were")
+                             "(vision.busy.photographed), as the real photos' cards were; "
+                             "warm: the whole frame under a warm lamp, uncorrected")
     parser.add_argument("--size", default="720x720", metavar="WxH",
                         help="frame size (the photos' is 720x720; 1920x1080 for the speed "
                              "at 1080p)")
@@ -149,7 +152,7 @@ def main() -> int:
         bare = args.borders == "none" or (args.borders == "mixed" and i % 2 == 1)
         faces = (plain if bare else decks)[names[i % len(names)]]
         frame, laid = busy_scene(faces, rng, kind=kind, cards=not empty, layout=args.layout,
-                                 size=(size[0], size[1]), own_lamps=args.lamps == "own")
+                                 size=(size[0], size[1]), lamps=args.lamps)
         start = time.process_time()
         outlines = card_outlines(frame, edges=True)
         seconds += time.process_time() - start

@@ -17,7 +17,8 @@ those of the corner reader's training designs (`training_decks`), never its cali
 evaluation ones. `borderless(face)` paints a face's printed border over with its own paper,
 as a real cut-out card (white right to its rounded edge) looks: bench_busy `--borders`.
 `photographed(face, rng)` lights a face by a lamp of its own, as a photo of a card cut out and
-pasted into a scene is lit: bench_busy `--lamps own`.
+pasted into a scene is lit: bench_busy `--lamps own`; `warm_lamp` the whole frame by a warm
+lamp its white balance does not correct: `--lamps warm`.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ from .quads import holds
 TEXTURES = ("noise", "stripes", "wood", "blotches", "carpet", "weave", "zigzag", "checks",
             "floral", "asphalt")
 LAYOUTS = ("apart", "fan", "pile", "pair")   # drawn at random when no layout is asked for
+LAMPS = ("scene", "own", "warm")   # one lamp over the scene; a lamp of each card's own; a
+# warm lamp over the scene, uncorrected
 OVERLAP = "overlap"   # asked for by name only (bench_busy --layout overlap)
 HAND = "hand"         # ... and so is this one (bench_busy --layout hand)
 PX_PER_MM = (1.5, 4.0)   # the overlap and hand layouts' card sizes in a 720 x 720 frame (the
@@ -409,7 +412,7 @@ def _all_show(quads: list[np.ndarray]) -> bool:
 def busy_scene(faces: dict[Card, np.ndarray], rng: np.random.Generator,
                size: tuple[int, int] = (720, 720), kind: str | None = None,
                fan: bool | None = None, spread: tuple[float, float] = (0.12, 0.3),
-               layout: str | None = None, cards: bool = True, own_lamps: bool = False
+               layout: str | None = None, cards: bool = True, lamps: str = "scene"
                ) -> tuple[np.ndarray, list[Laid]]:
     """Cards on a busy texture under uneven light. `layout` is one of LAYOUTS (random if
     None; `fan=True` is "fan", `fan=False` "apart"): apart (two to five cards, different
@@ -418,8 +421,9 @@ def busy_scene(faces: dict[Card, np.ndarray], rng: np.random.Generator,
     besides. Or OVERLAP: two or three cards only, each over a corner of another
     (`_overlapping`), as small as 1.5 px/mm, with shadows from none to strong; or HAND: three
     cards of that size fanned tightly in a hand (`_hand`).
-    `cards=False` gives the ground alone; `own_lamps=True` each face `photographed` under a
-    lamp of its own. Returns the frame and the cards, the top one first."""
+    `cards=False` gives the ground alone. `lamps` is one of LAMPS: "own" lights each face
+    `photographed` under a lamp of its own, "warm" the whole frame by a warm lamp
+    (`warm_lamp`). Returns the frame and the cards, the top one first."""
     w, h = size
     frame = busy_texture(kind or TEXTURES[int(rng.integers(len(TEXTURES)))], rng, size)
     if layout is None:
@@ -451,15 +455,26 @@ def busy_scene(faces: dict[Card, np.ndarray], rng: np.random.Generator,
         strength = rng.uniform(0.0, 0.5) if layout in (OVERLAP, HAND) \
             else rng.uniform(0.15, 0.5)
         shadow = np.array([*lift, soft, strength])
-        face = photographed(faces[item.card], rng) if own_lamps else faces[item.card]
+        face = photographed(faces[item.card], rng) if lamps == "own" else faces[item.card]
         _paste(frame, face, item.corners, shadow)
     frame = _light(frame, rng)
+    if lamps == "warm":
+        frame = warm_lamp(frame, rng)
     frame = cv2.GaussianBlur(frame, (0, 0), float(rng.uniform(0.4, 1.2)))
     frame = np.clip(frame + rng.normal(0, rng.uniform(1, 5), frame.shape), 0, 255
                     ).astype(np.uint8)
     ok, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(60, 95))])
     decoded = cv2.imdecode(jpeg, cv2.IMREAD_COLOR) if ok else None
     return (frame if decoded is None else np.asarray(decoded)), laid
+
+
+def warm_lamp(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The frame under a warm lamp that no white balance corrects (the camera's was locked
+    by `calibrate` under another light): blue down to between 0.55 and 0.85 of red, green a
+    third as far."""
+    blue = float(rng.uniform(0.55, 0.85))
+    gains = np.array([blue, 1 - (1 - blue) / 3, 1.0], np.float32)
+    return np.clip(frame.astype(np.float32) * gains, 0, 255).astype(np.uint8)
 
 
 def _light(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:

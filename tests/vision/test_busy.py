@@ -22,6 +22,7 @@ from vision.busy import (
     index_centres,
     jumbo_index,
     photographed,
+    warm_lamp,
 )
 from vision.detect import _one_card, _part_of, card_outlines, straighten
 from vision.edges import edge_outlines, same_card, suppress
@@ -256,6 +257,17 @@ def test_a_photographed_face_keeps_its_outline_and_ink_under_a_lamp_of_its_own(
     assert np.ptp(papers_.mean(axis=1)) > 60          # dim and bright lamps
     assert np.ptp(papers_[:, 0] - papers_[:, 2]) > 40  # warm and cool ones (blue less red)
     assert min(contrasts) > 40
+
+
+def test_a_warm_lamp_takes_blue_down_most_and_green_a_third_as_far() -> None:
+    """vision.busy.warm_lamp: a grey frame under it is warmer, the same warmth all over."""
+    rng = np.random.default_rng(2)
+    for _ in range(10):
+        warm = warm_lamp(np.full((40, 60, 3), 200, np.uint8), rng).astype(np.float32)
+        b, g, r = (warm[:, :, k] for k in range(3))
+        assert np.all(r == 200)
+        assert np.all((b >= 0.55 * 200 - 1) & (b <= 0.85 * 200 + 1))
+        assert np.allclose(200 - g, (200 - b) / 3, atol=1.0)
 
 
 def _one_big_card(faces: Faces, card: Card) -> tuple[np.ndarray, np.ndarray]:
