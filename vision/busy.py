@@ -424,6 +424,8 @@ def busy_scene(faces: dict[Card, np.ndarray], rng: np.random.Generator,
     `cards=False` gives the ground alone. `lamps` is one of LAMPS: "own" lights each face
     `photographed` under a lamp of its own, "warm" the whole frame by a warm lamp
     (`warm_lamp`). Returns the frame and the cards, the top one first."""
+    if lamps not in LAMPS:
+        raise ValueError(f"lamps is one of {', '.join(LAMPS)}, not {lamps!r}")
     w, h = size
     frame = busy_texture(kind or TEXTURES[int(rng.integers(len(TEXTURES)))], rng, size)
     if layout is None:

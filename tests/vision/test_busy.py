@@ -270,6 +270,11 @@ def test_a_warm_lamp_takes_blue_down_most_and_green_a_third_as_far() -> None:
         assert np.allclose(200 - g, (200 - b) / 3, atol=1.0)
 
 
+def test_a_lamp_of_no_known_kind_is_refused(faces: Faces) -> None:
+    with pytest.raises(ValueError, match="lamps is one of scene, own, warm, not 'candle'"):
+        busy_scene(faces, np.random.default_rng(0), lamps="candle")
+
+
 def _one_big_card(faces: Faces, card: Card) -> tuple[np.ndarray, np.ndarray]:
     """A card 400 px long on a woven ground (nearer the camera than a table's cards), and
     its corners."""
