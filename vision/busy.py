@@ -137,9 +137,9 @@ def photographed(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     across = (xx - 0.5 * w / max(h, w)) * np.cos(a) + (yy - 0.5 * h / max(h, w)) * np.sin(a)
     gain = float(rng.uniform(0.45, 1.05)) * (1 + float(rng.uniform(-0.3, 0.3)) * across)
     warmth = float(rng.uniform(-1, 1))   # > 0 a warm lamp (less blue), < 0 a cool one
-    cast = np.array([1 - 0.45 * warmth, 1 - 0.15 * warmth, 1.0]) if warmth > 0 \
-        else np.array([1.0, 1 + 0.1 * warmth, 1 + 0.3 * warmth])
-    image *= gain[:, :, None] * cast[None, None, :].astype(np.float32)
+    cast = _warm(1 - 0.45 * warmth) if warmth > 0 \
+        else np.array([1.0, 1 + 0.1 * warmth, 1 + 0.3 * warmth], np.float32)
+    image *= gain[:, :, None] * cast[None, None, :]
     if rng.random() < 0.25:
         centre = rng.uniform(0, 1, 2) * (w, h)
         axes = rng.uniform(0.1, 0.35, 2) * w
@@ -473,10 +473,14 @@ def busy_scene(faces: dict[Card, np.ndarray], rng: np.random.Generator,
 def warm_lamp(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """The frame under a warm lamp that no white balance corrects (the camera's was locked
     by `calibrate` under another light): blue down to between 0.55 and 0.85 of red, green a
-    third as far."""
-    blue = float(rng.uniform(0.55, 0.85))
-    gains = np.array([blue, 1 - (1 - blue) / 3, 1.0], np.float32)
+    third as far (`_warm`)."""
+    gains = _warm(float(rng.uniform(0.55, 0.85)))
     return np.clip(frame.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+
+
+def _warm(blue: float) -> np.ndarray:
+    """B, G, R gains of a warm lamp: blue at `blue` of red, green down a third as far."""
+    return np.array([blue, 1 - (1 - blue) / 3, 1.0], np.float32)
 
 
 def _light(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
