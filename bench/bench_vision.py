@@ -18,7 +18,8 @@ cloth colours with touching meld cards (`--scenes`). Real photos
 (../shared/vision-dev/photos, when present; measured only, never tuned on): labelled cards
 found, found and read, misread.
 Latency: cards laid one at a time by a hand, frames from the card lying still (hand gone) to
-its event, and how the tracker settled each card (event right, wrong, or asked).
+its event, and how the tracker settled each card (event right, wrong, or asked); with
+`--lamp warmer` (`cooler`, `dimmer`), every frame after calibration under another lamp.
 Ends with one JSON line.
 """
 
@@ -410,17 +411,29 @@ def _ticker() -> Callable[[], float]:
     return lambda: float(next(ticks))
 
 
-def latency(decks: list[str], rng: np.random.Generator, per_deck: int) -> dict[str, Any]:
+# the lamp's colour after calibration, as gains on blue, green and red (`--lamp`)
+LAMPS = {"same": (1.0, 1.0, 1.0), "warmer": (0.7, 0.9, 1.0), "cooler": (1.0, 0.92, 0.75),
+         "dimmer": (0.35, 0.35, 0.35)}
+
+
+def latency(decks: list[str], rng: np.random.Generator, per_deck: int,
+            lamp: str = "same") -> dict[str, Any]:
     delays: list[int] = []
     right = wrong = asked = silent = 0
+    gains = np.array(LAMPS[lamp], np.float32)
     for deck in decks:
         scene = MatScene.create(mat_layout(3), deck, rng, effects=Effects(slide_frames=2))
         tracker = Tracker(calibrate(scene.render(), mat_layout(3)), clock=_ticker())
+
+        def shoot(scene: MatScene = scene) -> np.ndarray:
+            frame = scene.render()
+            return frame if lamp == "same" else np.clip(frame * gains, 0, 255).astype(np.uint8)
+
         for n in range(per_deck):
             if n % 3 == 0 and n:
                 scene.gather()
                 for _ in range(6):
-                    tracker.update(scene.render())
+                    tracker.update(shoot())
             card = ALL_CARDS[int(rng.integers(len(ALL_CARDS)))]
             scene.place(card, n % 3, "play")
             still_at = None
@@ -428,7 +441,7 @@ def latency(decks: list[str], rng: np.random.Generator, per_deck: int) -> dict[s
             for _ in range(14):
                 if still_at is None and scene.settled:
                     still_at = scene.frame_number
-                events = tracker.update(scene.render())
+                events = tracker.update(shoot())
                 found = [e for e in events if isinstance(e, CardPlayed | CardUnsure)]
                 if found:
                     outcome = found[0]
@@ -461,6 +474,9 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=1,
                         help="processes reading at once (the figures do not depend on it)")
     parser.add_argument("--latency-cards", type=int, default=12, help="cards laid per deck")
+    parser.add_argument("--lamp", choices=list(LAMPS), default="same",
+                        help="the lamp's colour while the tracker's cards are laid, against "
+                             "the one it was calibrated under")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--held-out", type=int, default=0, metavar="CARDS",
                         help="also read this many cards, each deck with a profile of the "
@@ -547,9 +563,10 @@ def main() -> int:
     if "latency" in args.skip:
         print("tracker: skipped")
     else:
-        lat = latency(decks, rng, args.latency_cards)
-        print(f"tracker, {lat['cards']} cards laid by hand: event right {lat['right']:.1%}, "
-              f"wrong {lat['wrong']:.1%}, asked {lat['asked']:.1%}, none "
+        lat = latency(decks, rng, args.latency_cards, args.lamp)
+        under = "as at calibration" if args.lamp == "same" else f"{args.lamp} than at calibration"
+        print(f"tracker, {lat['cards']} cards laid by hand (the lamp {under}): event right "
+              f"{lat['right']:.1%}, wrong {lat['wrong']:.1%}, asked {lat['asked']:.1%}, none "
               f"{lat['no_event']:.1%}; frames from still to event: median "
               f"{lat['median_frames']}, max {lat['max_frames']}")
         figures |= {"tracker_cards": lat["cards"], "tracker_right": round(lat["right"], 4),

@@ -30,6 +30,7 @@ from .hands import MIN_HAND_MM2, hand_mask, mat_region
 from .mat import Zone
 from .profile import DeckProfile
 from .reading import Reading, identify
+from .white import balanced, quiet_zones, white_gains
 
 SOURCE = "camera"
 # A reading this sure counts at once. On the bench's simulated frames 99 % of correct readings
@@ -112,6 +113,7 @@ class Tracker:
         cal = self.calibration
         self._scale = 0.5 if cal.frame_size[0] > WORK_WIDTH else 1.0
         self._region = mat_region(cal, self._scale)
+        self._white = quiet_zones(cal, self._scale)
         self._min_hand_px = MIN_HAND_MM2 * (cal.px_per_mm * self._scale) ** 2
         self._play_mask = np.zeros_like(self._region)
         self._zone_px: dict[str, np.ndarray] = {}   # each zone's corners at work scale
@@ -141,6 +143,9 @@ class Tracker:
         small = shrink(frame)
         if work_scale(frame) != self._scale:
             raise ValueError("frame size differs from the calibrated one; calibrate again")
+        gains = white_gains(small, self._white)   # the lamp's colour, off the mat's white
+        if gains is not None:
+            small = balanced(small, gains)
         hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
         cloth = cloth_colour(small, self._cloth_window)
         cards = card_mask(small, hsv, cloth)

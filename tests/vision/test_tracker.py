@@ -163,3 +163,25 @@ def test_a_less_sure_reading_waits_for_a_second_that_agrees(
     assert [(e.seat, e.card) for e in events] == [(0, Card.parse("QC"))]
     assert read_in == [read_in[0], read_in[0] + 1, read_in[0] + 2]   # one reading a frame
     assert tracker.frame_number == read_in[2]                         # the third counted
+
+
+@pytest.mark.parametrize("lamp", [(0.7, 0.9, 1.0), (1.0, 0.92, 0.75), (0.35, 0.35, 0.35)],
+                         ids=["warmer", "cooler", "dimmer"])
+def test_cards_are_read_under_another_lamp_than_at_calibration(
+        faces: Faces, lamp: tuple[float, float, float]) -> None:
+    """Calibrated under one lamp (its exposure and white balance locked), played under a
+    warmer, cooler or much dimmer one: the mat's white margins give the new lamp's colour and
+    brightness and every card is still read (uncorrected, the warmer and the dimmer lamp left
+    the tracker no card at all)."""
+    scene, tracker = _setup(faces, 15)
+
+    def render() -> np.ndarray:
+        return np.clip(scene.render() * np.array(lamp, np.float32), 0, 255).astype(np.uint8)
+
+    played = parse_cards("KD QS AH")
+    read = []
+    for seat, card in enumerate(played):
+        scene.place(card, seat, "play")
+        read += [(e.seat, e.card) for _ in range(8) for e in tracker.update(render())
+                 if isinstance(e, CardPlayed | CardUnsure)]
+    assert read == list(enumerate(played))
