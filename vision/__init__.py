@@ -5,7 +5,8 @@ does) stays fast and does not need OpenCV:
 
 - `identify(card_image, deck=None) -> Reading` (vision.reading)
 - `find_cards(frame, deck=None) -> list[Detection]` (vision.detect)
-- `Tracker`, `CardUnsure`, `CameraMoved` (vision.tracker); `MatScene` (vision.simulator)
+- `Tracker`, `CardUnsure`, `CameraMoved`, `LightChanged` (vision.tracker); `MatScene`
+  (vision.simulator)
 - `DeckProfile` (vision.profile); `Calibration`, `calibrate` (vision.calibration);
   `mat_layout` (vision.mat); `open_source`, `Frame` (vision.sources)
 """
@@ -23,12 +24,13 @@ if TYPE_CHECKING:
     from .reading import Reading, identify
     from .simulator import Effects, MatScene
     from .sources import Frame, open_source
-    from .tracker import CameraMoved, CardUnsure, Tracker
+    from .tracker import CameraMoved, CardUnsure, LightChanged, Tracker
 
 _WHERE = {
     "identify": "reading", "Reading": "reading",
     "find_cards": "detect", "Detection": "detect",
     "Tracker": "tracker", "CardUnsure": "tracker", "CameraMoved": "tracker",
+    "LightChanged": "tracker",
     "MatScene": "simulator", "Effects": "simulator",
     "DeckProfile": "profile",
     "Calibration": "calibration", "calibrate": "calibration",
@@ -44,6 +46,7 @@ __all__ = [
     "Detection",
     "Effects",
     "Frame",
+    "LightChanged",
     "MatLayout",
     "MatScene",
     "Reading",

@@ -2,8 +2,9 @@
 no hand over it, and is read surely (one very sure reading, or two in a row that agree); the
 zone it lies in names the seat; each card on the mat is reported once; the
 play spots emptying (with no hand over them) means the trick was gathered; a meld area or the
-kitty that has settled is reported as a whole. Unsure readings and a moved camera are not game
-events: they come out as `CardUnsure` and `CameraMoved` notices in the same stream."""
+kitty that has settled is reported as a whole. Unsure readings, a moved camera and a lamp past
+correcting are not game events: they come out as `CardUnsure`, `CameraMoved` and
+`LightChanged` notices in the same stream."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ from .hands import MIN_HAND_MM2, hand_mask, mat_region
 from .mat import Zone
 from .profile import DeckProfile
 from .reading import Reading, identify
-from .white import balanced, quiet_zones, white_gains
+from .white import LightFault, balanced, light_fault, margin_white, quiet_zones, white_gains
 
 SOURCE = "camera"
 # A reading this sure counts at once. On the bench's simulated frames 99 % of correct readings
@@ -62,7 +63,18 @@ class CameraMoved:
     at: float = 0.0
 
 
-Notice = CardUnsure | CameraMoved
+@dataclass(frozen=True, kw_only=True)
+class LightChanged:
+    """The lamp over the mat is past what balancing each frame on the mat's white margins
+    corrects (`fault`: "dark" or "tinted", vision.white), so cards may go unseen; or, with
+    `fault` None, it is right again."""
+
+    fault: LightFault | None
+    source: str = SOURCE
+    at: float = 0.0
+
+
+Notice = CardUnsure | CameraMoved | LightChanged
 
 
 @dataclass(eq=False)
@@ -102,7 +114,10 @@ class Tracker:
     frame_number: int = 0
     reads: int = 0              # cards read so far (each costs the reader's time)
     paused: bool = False
+    light: LightFault | None = None   # the lamp's fault reported last (LightChanged), None if right
+    light_checks: int = 2       # checks in a row a fault, or its end, must last to be reported
     _empty_play: int = 0
+    _light_streak: int = 0
     _zone_sets: dict[str, tuple[tuple[int, ...], int]] = field(default_factory=dict)
     _reported_sets: dict[str, tuple[Card, ...]] = field(default_factory=dict)
 
@@ -143,9 +158,13 @@ class Tracker:
         small = shrink(frame)
         if work_scale(frame) != self._scale:
             raise ValueError("frame size differs from the calibrated one; calibrate again")
-        gains = white_gains(small, self._white)   # the lamp's colour, off the mat's white
-        if gains is not None:
-            small = balanced(small, gains)
+        white = margin_white(small, self._white)   # the lamp's colour, off the mat's white
+        if white is not None:
+            gains = white_gains(white)
+            if gains is not None:
+                small = balanced(small, gains)
+            if self.frame_number % self.check_every == 1:
+                out += self._check_light(light_fault(white), now)
         hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
         cloth = cloth_colour(small, self._cloth_window)
         cards = card_mask(small, hsv, cloth)
@@ -189,6 +208,14 @@ class Tracker:
         for track in self.tracks:
             track.steady = False
         return [CameraMoved(offset_mm=round(offset, 1), recalibrated=True, at=now)]
+
+    def _check_light(self, fault: LightFault | None, now: float) -> list[Event | Notice]:
+        """A lamp past correcting, or right again, once it has lasted `light_checks`."""
+        self._light_streak = self._light_streak + 1 if fault != self.light else 0
+        if self._light_streak < self.light_checks:
+            return []
+        self.light, self._light_streak = fault, 0
+        return [LightChanged(fault=fault, at=now)]
 
     def _follow(self, outlines: list[np.ndarray], hands: np.ndarray) -> None:
         """Match this frame's outlines to the known cards, by where they lie on the mat."""

@@ -7,11 +7,15 @@ rendered mat: a lamp whose blue is down to 0.7, or all its light to 0.35, left t
 card at all).
 
     zones = quiet_zones(calibration, scale)        # once per calibration
-    gains = white_gains(small, zones)              # each frame: None when nothing to correct
+    white = margin_white(small, zones)             # each frame
+    gains = white_gains(white)                     # None when nothing to correct
     small = balanced(small, gains) if gains is not None else small
+    light_fault(white)                             # "dark", "tinted": past correcting
 """
 
 from __future__ import annotations
+
+from typing import Literal
 
 import cv2
 import numpy as np
@@ -21,8 +25,8 @@ from .mat import QUIET_MM
 
 RING_MM = (2.5, QUIET_MM - 2.0)   # the band of each white margin sampled, in mm out from the
 #                                   marker's black square: clear of the blur of both its edges
-MIN_WHITE = 40        # a margin whose darkest channel is below this tells no lamp's colour
-#                       (a hand over it, the lamp off)
+MIN_WHITE = 40        # margins whose darkest channel is below this tell no lamp's colour
+#                       (the lamp off)
 AGREE = 0.8           # margins darker than this share of the brightest one are covered
 MIN_PIXELS = 40       # pixels of margin, at least, to judge one by
 MAX_TINT = 2.5        # a colour correction stronger than this is no lamp's: left uncorrected
@@ -31,10 +35,12 @@ BRIGHT = 160          # margins less bright than this are brightened to it (a ca
 MAX_BRIGHTEN = 3.0    # ... by this many times, at most
 STILL = 1.03          # a correction this near none changes nothing
 
+LightFault = Literal["dark", "tinted"]
+
 
 def quiet_zones(calibration: Calibration, scale: float = 1.0) -> tuple[np.ndarray, ...]:
     """Where each marker's white margin lies in a frame scaled by `scale`, as one index per
-    marker (rows, columns), for `white_gains` to read each margin by itself."""
+    marker (rows, columns), for `margin_white` to read each margin by itself."""
     w, h = (round(v * scale) for v in calibration.frame_size)
     rings = []
     for marker in calibration.layout.markers:
@@ -51,10 +57,10 @@ def quiet_zones(calibration: Calibration, scale: float = 1.0) -> tuple[np.ndarra
     return tuple(rings)
 
 
-def white_gains(image: np.ndarray, zones: tuple[np.ndarray, ...]) -> np.ndarray | None:
-    """Per-channel gains (B, G, R) that make the mat's white margins in a BGR `image` as
-    colourless as paper, and at least BRIGHT; None when they need no correcting, or when too
-    few margins show paper to tell (covered, dark, or a tint no lamp gives)."""
+def margin_white(image: np.ndarray, zones: tuple[np.ndarray, ...]) -> np.ndarray | None:
+    """The colour (B, G, R) of the mat's white margins in a BGR `image` (from `quiet_zones`):
+    the median of those showing paper, a margin much darker than the brightest being covered;
+    None when no margin is in the frame."""
     h, w = image.shape[:2]
     whites = []
     for rows, cols in zones:
@@ -66,13 +72,28 @@ def white_gains(image: np.ndarray, zones: tuple[np.ndarray, ...]) -> np.ndarray 
         return None
     least = np.array([float(w.min()) for w in whites])
     kept = [w for w, m in zip(whites, least, strict=True) if m >= AGREE * least.max()]
-    white = np.median(np.stack(kept), axis=0)
-    if float(white.min()) < MIN_WHITE:
+    return np.median(np.stack(kept), axis=0).astype(np.float32)
+
+
+def light_fault(white: np.ndarray) -> LightFault | None:
+    """What is wrong with a lamp that gives the margins this colour, past correcting: "dark"
+    (too dim to brighten enough) or "tinted" (a colour no white balance takes out); None when
+    `white_gains` puts it right."""
+    if float(white.max()) * MAX_BRIGHTEN < BRIGHT or float(white.min()) < MIN_WHITE:
+        return "dark"
+    if float(white.max()) > MAX_TINT * float(white.min()):
+        return "tinted"
+    return None
+
+
+def white_gains(white: np.ndarray) -> np.ndarray | None:
+    """Per-channel gains (B, G, R) that make margins of this colour as colourless as paper,
+    and at least BRIGHT; None when they need no correcting, or when the lamp is past it
+    (`light_fault`)."""
+    if light_fault(white) == "tinted" or float(white.min()) < MIN_WHITE:
         return None
-    tint = float(white.max()) / white
-    if float(tint.max()) > MAX_TINT:
-        return None
-    gains = tint * min(MAX_BRIGHTEN, max(1.0, BRIGHT / float(white.max())))
+    brighter = min(MAX_BRIGHTEN, max(1.0, BRIGHT / float(white.max())))
+    gains = float(white.max()) / white * brighter
     return gains if float(gains.max()) >= STILL else None
 
 

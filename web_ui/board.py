@@ -21,6 +21,7 @@ SETTLES = {
     "device-connected": "device-unplugged",
     "camera-ok": "camera-moved",
     "camera-calibrated": "camera-moved",
+    "camera-light-ok": "camera-dark",
 }
 NEWS_KINDS = frozenset({"note", *SETTLES})
 NEWS_KEPT = 5

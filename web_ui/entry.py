@@ -88,12 +88,12 @@ def card_entry(game: Game) -> dict[str, Any]:
 def camera_state(present: bool, status: Mapping[str, Any] | None,
                  alerts: list[dict[str, Any]]) -> dict[str, Any]:
     """Whether a camera is reading the mat now. When it is not (none, not calibrated, moved or
-    covered), the page opens its card entry by default."""
+    covered, or the lamp past what it corrects), the page opens its card entry by default."""
     if not present:
         return {"present": False, "watching": False, "text": "no camera: enter the cards here"}
     status = status or {}
-    moved = any(a.get("kind") == "camera-moved" for a in alerts)
-    watching = bool(status.get("calibrated")) and not status.get("paused") and not moved
+    blind = any(a.get("kind") in ("camera-moved", "camera-dark") for a in alerts)
+    watching = bool(status.get("calibrated")) and not status.get("paused") and not blind
     text = str(status.get("text") or ("the camera reads the mat" if watching
                                       else "the camera is not reading the mat"))
     return {"present": True, "watching": watching, "text": text}

@@ -46,11 +46,18 @@ if TYPE_CHECKING:
     from vision.learning import DeckLearner
     from vision.sources import FrameSource
     from vision.tracker import Notice, Track, Tracker
+    from vision.white import LightFault
 
 log = logging.getLogger(__name__)
 
 SOURCE = "camera"
 CLEAR_FRAMES = 4        # frames of an empty mat before a waiting deal counts as dealt
+LIGHT_FAULTS = {        # what the table is told of a lamp the camera cannot correct
+    "dark": "The mat is too dark for the camera to see the cards: light it (or calibrate "
+            "again under this light); enter the cards here meanwhile",
+    "tinted": "The lamp's colour is too strong for the camera: use a whiter lamp (or "
+              "calibrate again under this one); enter the cards here meanwhile",
+}
 CALIBRATE_EVERY_S = 1.0  # how often an uncalibrated camera looks for the markers again
 VIEW_WIDTH = 960        # the setup picture's width
 
@@ -79,6 +86,7 @@ class CameraFeed:
         self._clear = 0
         self._dealt_after: int | None = None       # the entry after which a deal was marked
         self._paused = False
+        self._light_fault: LightFault | None = None       # the lamp's fault the table was told of
         self._last_try = 0.0
         self._frame: np.ndarray | None = None
         self._hand: int | None = None
@@ -203,6 +211,7 @@ class CameraFeed:
 
         deck = self.learner.profile if self.learner is not None else None
         self.tracker = Tracker(calibration, deck=deck, clock=self.clock)
+        self.tracker.light = self._light_fault     # it reports only what changes from this
         self._status = f"calibrated: {len(calibration.markers)} markers, " \
                        f"{calibration.px_per_mm:.2f} px/mm"
 
@@ -221,7 +230,7 @@ class CameraFeed:
         return outcome.number
 
     def _notice(self, session: Session, notice: Notice) -> None:
-        from vision.tracker import CameraMoved, CardUnsure
+        from vision.tracker import CameraMoved, CardUnsure, LightChanged
 
         names = session.names
         if isinstance(notice, CardUnsure):
@@ -245,6 +254,21 @@ class CameraFeed:
             else:
                 self._paused = True
                 self._status = "the camera moved: put it back or show it all four markers"
+        elif isinstance(notice, LightChanged):
+            self._light(session, notice.fault)
+
+    def _light(self, session: Session, fault: LightFault | None) -> None:
+        """Tell the table once that the lamp is past what the camera corrects, and once that
+        it is right again (each hand's fresh tracker starts from what the table was told)."""
+        if fault == self._light_fault:
+            return
+        if fault is None:
+            session.alert(Alert(kind="camera-light-ok", source=SOURCE,
+                                text="The light on the mat is good again: the camera reads"))
+        else:
+            session.alert(Alert(kind="camera-dark", source=SOURCE, text=LIGHT_FAULTS[fault],
+                                details={"fault": fault}))
+        self._light_fault = fault
 
     def _watch_pause(self, tracker: Tracker, session: Session) -> None:
         if self._paused and not tracker.paused:

@@ -16,7 +16,7 @@ from vision.calibration import calibrate
 from vision.faces import FACE_HEIGHT, FACE_WIDTH
 from vision.mat import mat_layout
 from vision.simulator import Effects, MatScene
-from vision.tracker import CardUnsure, Tracker
+from vision.tracker import CardUnsure, LightChanged, Tracker
 
 Faces = dict[Card, np.ndarray]
 BLANK = Card.parse("9H")   # drawn as a plain white card: never readable
@@ -185,3 +185,23 @@ def test_cards_are_read_under_another_lamp_than_at_calibration(
         read += [(e.seat, e.card) for _ in range(8) for e in tracker.update(render())
                  if isinstance(e, CardPlayed | CardUnsure)]
     assert read == list(enumerate(played))
+
+
+def test_a_lamp_past_correcting_is_reported_once_and_its_end_too(faces: Faces) -> None:
+    """A lamp too dim to correct is reported as a `LightChanged` notice once it has lasted two
+    checks of the light (a passing shadow is not), and once more when the light is right."""
+    scene, tracker = _setup(faces, 16)
+    lamp = {"light": 1.0}
+
+    def notices(frames: int) -> list[LightChanged]:
+        return [e for _ in range(frames) for e in tracker.update(
+            np.clip(scene.render() * lamp["light"], 0, 255).astype(np.uint8))
+            if isinstance(e, LightChanged)]
+
+    assert notices(20) == []
+    lamp["light"] = 0.1
+    assert notices(tracker.check_every) == []        # one check: it may pass
+    dark = notices(3 * tracker.check_every)
+    assert [n.fault for n in dark] == ["dark"]
+    lamp["light"] = 1.0
+    assert [n.fault for n in notices(3 * tracker.check_every)] == [None]

@@ -347,6 +347,19 @@ def test_device_alerts_stay_up_until_the_device_is_back(
                        headers=pin_headers()).status_code == 404
 
 
+def test_a_lamp_past_correcting_stays_up_until_the_light_is_right(
+        client: FlaskClient, session: Session) -> None:
+    def kinds() -> list[str]:
+        return [a["kind"] for a in client.get("/api/state").get_json()["alerts"]]
+
+    session.alert(Alert(kind="camera-dark", text="The mat is too dark", source="camera")
+                  ).result()
+    wait_for(lambda: kinds() == ["camera-dark"])
+    session.alert(Alert(kind="camera-light-ok", text="The light is good again",
+                        source="camera")).result()
+    wait_for(lambda: kinds() == [])
+
+
 def test_the_page_carries_the_present_state(client: FlaskClient, session: Session) -> None:
     play_until(session, lambda g: g.phase is Phase.AUCTION and len(g.bids) == 2)
     html = client.get("/").get_data(as_text=True)

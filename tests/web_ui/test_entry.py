@@ -429,11 +429,12 @@ def test_the_state_says_whether_a_camera_reads_the_mat(session: Session, app: Fl
         web_table(with_camera).close()
 
 
-def test_a_camera_that_moved_is_not_watching() -> None:
-    moved = [{"kind": "camera-moved", "text": "The camera or the mat moved (40 mm)"}]
+@pytest.mark.parametrize("kind", ["camera-moved", "camera-dark"])
+def test_a_camera_that_moved_or_is_in_the_dark_is_not_watching(kind: str) -> None:
+    blind = [{"kind": kind, "text": "The camera or the mat moved (40 mm)"}]
     status = {"calibrated": True, "paused": False, "text": "calibrated"}
     assert camera_state(True, status, [])["watching"] is True
-    assert camera_state(True, status, moved)["watching"] is False
+    assert camera_state(True, status, blind)["watching"] is False
 
 
 def test_the_moved_alert_reaches_the_state(session: Session) -> None:
