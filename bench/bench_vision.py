@@ -57,6 +57,7 @@ from vision.profile import DeckProfile
 from vision.reading import identify
 from vision.simulator import Effects, MatScene
 from vision.tracker import CardUnsure, Tracker
+from vision.white import balanced
 
 
 def twelve_card_scene(deck: str, rng: np.random.Generator, slide: int = 0) -> MatScene:
@@ -426,8 +427,7 @@ def latency(decks: list[str], rng: np.random.Generator, per_deck: int,
         tracker = Tracker(calibrate(scene.render(), mat_layout(3)), clock=_ticker())
 
         def shoot(scene: MatScene = scene) -> np.ndarray:
-            frame = scene.render()
-            return frame if lamp == "same" else np.clip(frame * gains, 0, 255).astype(np.uint8)
+            return balanced(scene.render(), gains)
 
         for n in range(per_deck):
             if n % 3 == 0 and n:

@@ -31,6 +31,7 @@ import numpy as np
 from table.rules import Card
 
 from .quads import holds
+from .white import balanced
 
 TEXTURES = ("noise", "stripes", "wood", "blotches", "carpet", "weave", "zigzag", "checks",
             "floral", "asphalt")
@@ -474,8 +475,7 @@ def warm_lamp(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """The frame under a warm lamp that no white balance corrects (the camera's was locked
     by `calibrate` under another light): blue down to between 0.55 and 0.85 of red, green a
     third as far (`_warm`)."""
-    gains = _warm(float(rng.uniform(0.55, 0.85)))
-    return np.clip(frame.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+    return balanced(frame, _warm(float(rng.uniform(0.55, 0.85))))
 
 
 def _warm(blue: float) -> np.ndarray:
