@@ -699,3 +699,22 @@ def test_an_index_touching_the_shadow_of_the_card_over_it_is_read(faces: Faces, 
     assert len(index_centres([over, under])[1]) == 1
     found = read_indices(frame, [over.corners], (width, length))
     assert [f.card for f in found if f.card != over.card] == [card]
+
+
+def test_a_card_dimmer_than_the_frames_whitest_is_read_on_its_dim_paper(
+        faces: Faces, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A card lit at half the light of a white patch elsewhere in the frame (a photo's cards
+    each under a lamp of its own) has no paper by PAPER: its index is found again on the dim
+    paper (DIM_PAPER), and not without that second look."""
+    card = Card.parse("KH")
+    corners = _card((430.0, 400.0), 280.0, 0.1)
+    frame = _render(faces, [Laid(card, corners)], ground=np.full((720, 720, 3), 70, np.uint8))
+    on_card = np.zeros(frame.shape[:2], np.uint8)
+    cv2.fillConvexPoly(on_card, np.round(corners).astype(np.int32), 1)
+    frame[on_card > 0] = (frame[on_card > 0] * 0.5).astype(np.uint8)
+    frame[20:140, 20:140] = 250   # the frame's whitest: a white patch of the ground
+    least = frame[on_card > 0].min(axis=1)
+    assert np.percentile(least, 90) < by_index.PAPER * 250
+    assert card in {c.card for c in read_indices(frame, [], None)}
+    monkeypatch.setattr(by_index, "MAX_DIM", 0)
+    assert card not in {c.card for c in read_indices(frame, [], None)}
