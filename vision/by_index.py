@@ -207,25 +207,41 @@ class IndexCard:
     ten: bool
 
 
-def _glyphs(frame: np.ndarray, light_share: float = PAPER, saturation: int = MAX_SATURATION
-            ) -> tuple[list[_Glyph], np.ndarray]:
-    """Ink marks on card paper: dark or red blobs (each pixel's darkest channel) well below
-    the light round them (black-hat), where that light is bright (`light_share` of the
-    frame's whitest) and colourless (`saturation`); and that paper (a mask, 1 on paper, its
-    ink included)."""
+@dataclass(frozen=True)
+class _Light:
+    """What a frame's paper is judged by: each pixel's darkest channel, the light round it
+    (closed), the ink below that light (black-hat), the frame's whitest, and the saturation
+    (HSV) of the light round each pixel."""
+
+    least: np.ndarray
+    light: np.ndarray
+    ink: np.ndarray
+    whitest: float
+    saturation: np.ndarray
+
+
+def _lit(frame: np.ndarray) -> _Light:
     b, g, r = cv2.split(frame)
     least = cv2.min(cv2.min(b, g), r)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (15, 15))
     light = cv2.morphologyEx(least, cv2.MORPH_CLOSE, kernel)
-    ink = cv2.subtract(light, least)
-    whitest = float(np.percentile(least, 99.5))
-    paper = (light >= light_share * whitest)
     hsv_light = cv2.cvtColor(cv2.morphologyEx(frame, cv2.MORPH_CLOSE, kernel), cv2.COLOR_BGR2HSV)
-    paper &= hsv_light[:, :, 1] <= saturation
-    mask = ((ink >= INK) & paper).astype(np.uint8)
+    return _Light(least, light, cv2.subtract(light, least), float(np.percentile(least, 99.5)),
+                  hsv_light[:, :, 1])
+
+
+def _glyphs(frame: np.ndarray, light_share: float = PAPER, saturation: int = MAX_SATURATION,
+            lit: _Light | None = None) -> tuple[list[_Glyph], np.ndarray]:
+    """Ink marks on card paper: dark or red blobs (each pixel's darkest channel) well below
+    the light round them (black-hat), where that light is bright (`light_share` of the
+    frame's whitest) and colourless (`saturation`); and that paper (a mask, 1 on paper, its
+    ink included). `lit`: the frame's `_lit`, when worked out already."""
+    lit = _lit(frame) if lit is None else lit
+    paper = (lit.light >= light_share * lit.whitest) & (lit.saturation <= saturation)
+    mask = ((lit.ink >= INK) & paper).astype(np.uint8)
     paper_mask = paper.astype(np.uint8)
     mask |= _holes(paper_mask)
-    return _marks(ink, mask, dark=(least, light)), paper_mask
+    return _marks(lit.ink, mask, dark=(lit.least, lit.light)), paper_mask
 
 
 def _marks(ink: np.ndarray, mask: np.ndarray, at: tuple[int, int] = (0, 0),
@@ -433,14 +449,15 @@ def read_indices(frame: np.ndarray, read: list[np.ndarray],
                  card_px: tuple[float, float] | None) -> list[IndexCard]:
     """The sure index corners on card paper, those inside `read` (the cards read already)
     last, each laid as a card (see the module's docstring)."""
-    glyphs, paper = _glyphs(frame)
+    lit = _lit(frame)
+    glyphs, paper = _glyphs(frame, lit=lit)
     every = _pairs(glyphs)
     inside = [_within(pair, read) for pair in every]
     pairs = [p for p, i in zip(every, inside, strict=True) if not i][:MAX_PAIRS]
     outside = len(pairs)
     pairs += [p for p, i in zip(every, inside, strict=True) if i][:MAX_INSIDE]
     bright = len(pairs)
-    dim_glyphs, dim_paper = _glyphs(frame, DIM_PAPER, DIM_SATURATION)
+    dim_glyphs, dim_paper = _glyphs(frame, DIM_PAPER, DIM_SATURATION, lit)
     pairs += _new_pairs(_pairs(dim_glyphs), every, read)
     if not pairs:
         return []
