@@ -230,13 +230,12 @@ def _lit(frame: np.ndarray) -> _Light:
                   hsv_light[:, :, 1])
 
 
-def _glyphs(frame: np.ndarray, light_share: float = PAPER, saturation: int = MAX_SATURATION,
-            lit: _Light | None = None) -> tuple[list[_Glyph], np.ndarray]:
-    """Ink marks on card paper: dark or red blobs (each pixel's darkest channel) well below
-    the light round them (black-hat), where that light is bright (`light_share` of the
-    frame's whitest) and colourless (`saturation`); and that paper (a mask, 1 on paper, its
-    ink included). `lit`: the frame's `_lit`, when worked out already."""
-    lit = _lit(frame) if lit is None else lit
+def _glyphs(lit: _Light, light_share: float = PAPER, saturation: int = MAX_SATURATION
+            ) -> tuple[list[_Glyph], np.ndarray]:
+    """Ink marks on card paper in a frame (its `_lit`): dark or red blobs (each pixel's
+    darkest channel) well below the light round them (black-hat), where that light is bright
+    (`light_share` of the frame's whitest) and colourless (`saturation`); and that paper (a
+    mask, 1 on paper, its ink included)."""
     paper = (lit.light >= light_share * lit.whitest) & (lit.saturation <= saturation)
     mask = ((lit.ink >= INK) & paper).astype(np.uint8)
     paper_mask = paper.astype(np.uint8)
@@ -450,14 +449,14 @@ def read_indices(frame: np.ndarray, read: list[np.ndarray],
     """The sure index corners on card paper, those inside `read` (the cards read already)
     last, each laid as a card (see the module's docstring)."""
     lit = _lit(frame)
-    glyphs, paper = _glyphs(frame, lit=lit)
+    glyphs, paper = _glyphs(lit)
     every = _pairs(glyphs)
     inside = [_within(pair, read) for pair in every]
     pairs = [p for p, i in zip(every, inside, strict=True) if not i][:MAX_PAIRS]
     outside = len(pairs)
     pairs += [p for p, i in zip(every, inside, strict=True) if i][:MAX_INSIDE]
     bright = len(pairs)
-    dim_glyphs, dim_paper = _glyphs(frame, DIM_PAPER, DIM_SATURATION, lit)
+    dim_glyphs, dim_paper = _glyphs(lit, DIM_PAPER, DIM_SATURATION)
     pairs += _new_pairs(_pairs(dim_glyphs), every, read)
     if not pairs:
         return []

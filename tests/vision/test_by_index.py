@@ -543,7 +543,7 @@ def test_hundreds_of_specks_bigger_than_an_index_do_not_crowd_it_out(faces: Face
     frame = _sprinkled(faces, card)
     found = [c for c in read_indices(frame, [], None) if c.card == card]
     assert found
-    pairs = by_index._pairs(by_index._glyphs(frame)[0])
+    pairs = by_index._pairs(by_index._glyphs(by_index._lit(frame))[0])
     assert sum(by_index._rank_height(p) > found[0].rank_px for p in pairs) > by_index.CROWD
 
 
@@ -603,7 +603,7 @@ def test_two_indices_too_small_for_the_reader_name_no_card_together(
 
     def together(length: float) -> list[Card]:
         frame = _render(faces, [Laid(Card.parse("AD"), _card((360, 360), length, 0.2))])
-        pairs = by_index._pairs(by_index._glyphs(frame)[0])
+        pairs = by_index._pairs(by_index._glyphs(by_index._lit(frame))[0])
         floors = dict.fromkeys(range(len(pairs)), reader.abstain_below)
         return [f.card for f in by_index._read_as_two(reader, frame, pairs, floors)]
 
@@ -668,7 +668,7 @@ def test_a_rank_joined_to_the_faint_edge_of_the_card_over_it_is_picked_out_of_it
                 cv2.LINE_AA)
     cv2.circle(frame, (95, 125), 11, (20, 20, 20), -1, cv2.LINE_AA)
     cv2.line(frame, (104, 45), (104, 112), (180, 180, 180), 2, cv2.LINE_AA)
-    glyphs, _ = by_index._glyphs(cv2.GaussianBlur(frame, (0, 0), 0.7))
+    glyphs, _ = by_index._glyphs(by_index._lit(cv2.GaussianBlur(frame, (0, 0), 0.7)))
     joined = next(k for k, g in enumerate(glyphs) if g.size > 60)
     king = next(g for g in glyphs if g.part_of == joined)
     # the king alone (OpenCV 4.6 draws it a few px bigger than 5.0), left of the line
