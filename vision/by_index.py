@@ -32,13 +32,13 @@ are read both as a "10" and as the one glyph, and a "10" that names no ten gives
 glyph's reading (a king's index beside the next card's nine in a fan names the king as a "10");
 one glyph names a ten only if shaped as a "1" or a "10" run together, with no other glyph beside
 it (in a tight fan the reader's window shows a nine and the next card's queen as a "10"); and
-the card laid from it must lie on paper. It is laid from the index: its corner, its turn, and its
-size (that of the cards read in the frame when it read surely at that size, else what the
-index's size says), then at the size, from that one to the index's own and half as much again
-beyond either, whose far sides stand out most as a card's edges, if clearly more (FIT_GAIN): a
-card nearer the camera than the others, laid at their size, was too small to hold its other
-index, and decks print ranks from about 9 mm tall (letele's) to 16 (a jumbo index), so that
-the size RANK_MM gives may be a third off.
+the card laid from it must lie on paper, however dim (DIM_PAPER). It is laid from the index:
+its corner, its turn, and its size (that of the cards read in the frame when it read surely at
+that size, else what the index's size says), then at the size, from that one to the index's
+own and half as much again beyond either, whose far sides stand out most as a card's edges, if
+clearly more (FIT_GAIN): a card nearer the camera than the others, laid at their size, was too
+small to hold its other index, and decks print ranks from about 9 mm tall (letele's) to 16 (a
+jumbo index), so that the size RANK_MM gives may be a third off.
 Two indices naming the same card half a turn apart, a card's diagonal from
 each other, are that card's two corners: one card, of its own size, which the other cards laid
 from one index then take. Two indices so placed that name no card alone but hint at one are
@@ -156,7 +156,9 @@ LONE_TEN = 1.5             # one glyph alone names a ten only if no longer than 
 #                            width (a "10" run together), or a thin "1" (ONE: its "0" joined to the
 #                            pip of a jumbo index); a 9 measures 1.6 to 2.0 on the training designs
 ON_PAPER = 0.35            # a card laid from an index lies on paper: this share of it, at least
-#                            (on the rendered busy scenes every card laid right has 0.4 or more)
+#                            (on the rendered busy scenes every card laid right has 0.4 or more),
+#                            judged on the dim paper (DIM_PAPER): the cards over a hand's bottom
+#                            card may be lit dimmer than its index (each under a lamp of its own)
 FAR = 1.6                  # an index whose own size says its card is this many times the
 #                            frame's cards, or as many times less, is judged at its own alone
 #                            when the two kinds of size together name no card
@@ -449,7 +451,7 @@ def read_indices(frame: np.ndarray, read: list[np.ndarray],
     """The sure index corners on card paper, those inside `read` (the cards read already)
     last, each laid as a card (see the module's docstring)."""
     lit = _lit(frame)
-    glyphs, paper = _glyphs(lit)
+    glyphs, _ = _glyphs(lit)
     every = _pairs(glyphs)
     inside = [_within(pair, read) for pair in every]
     pairs = [p for p, i in zip(every, inside, strict=True) if not i][:MAX_PAIRS]
@@ -510,14 +512,14 @@ def read_indices(frame: np.ndarray, read: list[np.ndarray],
         scale = scales[i][best]
         laid = _laid(pairs[i], Card.from_index(card), readings[best].confidence,
                      _corner(pairs[i], scale), scale, card_px if at_theirs else None)
-        if _on_paper(paper if i < bright else dim_paper, laid.corners) >= ON_PAPER:
+        if _on_paper(dim_paper, laid.corners) >= ON_PAPER:
             # else laid off the card: over the ground, not other cards
             found.append(_fitted(frame, laid))
     # two indices naming no card alone, read together
     unsure = {i: floors[i] for i, r in enumerate(firsts) if i not in named_alone and i < bright
               and any(x.names_card or _hints(x) for x in r.values())}
     found += [f for f in _read_as_two(reader, frame, pairs, unsure)
-              if _on_paper(paper, f.corners) >= ON_PAPER]
+              if _on_paper(dim_paper, f.corners) >= ON_PAPER]
     return _one_per_index(found, card_px)
 
 

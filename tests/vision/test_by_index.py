@@ -718,3 +718,26 @@ def test_a_card_dimmer_than_the_frames_whitest_is_read_on_its_dim_paper(
     assert card in {c.card for c in read_indices(frame, [], None)}
     monkeypatch.setattr(by_index, "MAX_DIM", 0)
     assert card not in {c.card for c in read_indices(frame, [], None)}
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_hands_bottom_card_under_dimmer_cards_lies_on_their_paper(
+        faces: Faces, seed: int) -> None:
+    """A hand whose bottom card is lit as the frame's whitest and the two cards over it at
+    half that light (each under a lamp of its own, as a photo's cards): the bottom card's
+    index is found on the bright paper, and the card laid from it lies on the dim paper of
+    the cards over it, not off the cards (before, judged on the bright paper alone, it was
+    dropped as laid over the ground)."""
+    top, middle, bottom = _hand(np.random.default_rng(seed), (720, 720), 300.0)
+    laid = [Laid(Card.parse("KD"), top), Laid(Card.parse("9C"), middle),
+            Laid(Card.parse("QS"), bottom)]
+    frame = _render(faces, laid, ground=np.full((720, 720, 3), 60, np.uint8))
+    over = np.zeros(frame.shape[:2], np.uint8)
+    for quad in (top, middle):
+        cv2.fillConvexPoly(over, np.round(quad).astype(np.int32), 1)
+    frame[over > 0] = (frame[over > 0] * 0.5).astype(np.uint8)
+    found = read_indices(frame, [], None)
+    shown = index_centres(laid)[2]
+    assert any(f.card == Card.parse("QS") and all(holds(f.corners, c) for c in shown)
+               for f in found)
+    assert {f.card for f in found} <= {item.card for item in laid}
