@@ -9,7 +9,9 @@ Prints figures per texture and one JSON line. Tune with the default seed; measur
 `--layout overlap`: every scene two or three cards each over a corner of another (as in a
 photo of a few cards dropped on a table), instead of the mix of layouts; `--layout hand`:
 three cards fanned tightly about a corner (as the photos' three-card scenes are made, by
-geaxgx/playing-card-detection's public code). `--borders none`: the
+geaxgx/playing-card-detection's public code); `--layout dropped`: two cards dropped anywhere
+about the middle at sizes of their own, pasted with no shadow, the top one hiding each index of
+the other wholly or not at all (as that code makes its two-card scenes). `--borders none`: the
 faces' printed borders painted over with their paper (busy.borderless: white to the card's
 rounded edge, as a real cut-out Bicycle card); `mixed`: every other scene so. `--jumbo 1.3`:
 the faces' indices printed 1.3 times bigger (vision.busy.jumbo_index; a jumbo-index deck).
@@ -41,6 +43,7 @@ import numpy as np
 from bench.unseen_decks import DECKS as UNSEEN_DECKS
 from bench.unseen_decks import make_deck, unseen_dir
 from vision.busy import (
+    DROPPED,
     HAND,
     LAMPS,
     LAYOUTS,
@@ -102,7 +105,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--scenes", type=int, default=200)
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--layout", choices=[*LAYOUTS, OVERLAP, HAND], default=None,
+    parser.add_argument("--layout", choices=[*LAYOUTS, OVERLAP, HAND, DROPPED], default=None,
                         help="every scene of this layout (default: a mix of LAYOUTS)")
     parser.add_argument("--borders", choices=BORDERS, default="printed",
                         help="the faces' printed borders: kept, painted over with their paper "

@@ -12,7 +12,9 @@ table: often only one index of a card shows); bench_busy measures it on its own,
 as it does the "hand" layout: three cards fanned tightly about a corner, the two under the top
 one showing an index each in a narrow wedge (as the three-card scenes of
 geaxgx/playing-card-detection, the method the real photos were made with, are laid out: read
-from its public code, not from the photos). Faces are
+from its public code, not from the photos), and the "dropped" layout: two cards dropped anywhere
+about the middle at sizes of their own, with no shadow, the top one hiding each index of the
+other wholly or not at all (as its two-card scenes are made). Faces are
 those of the corner reader's training designs (`training_decks`), never its calibration or
 evaluation ones. `borderless(face)` paints a face's printed border over with its own paper,
 as a real cut-out card (white right to its rounded edge) looks: bench_busy `--borders`.
@@ -40,6 +42,7 @@ LAMPS = ("scene", "own", "warm")   # one lamp over the scene; a lamp of each car
 # warm lamp over the scene, uncorrected
 OVERLAP = "overlap"   # asked for by name only (bench_busy --layout overlap)
 HAND = "hand"         # ... and so is this one (bench_busy --layout hand)
+DROPPED = "dropped"   # ... and this (bench_busy --layout dropped)
 PX_PER_MM = (1.5, 4.0)   # the overlap and hand layouts' card sizes in a 720 x 720 frame (the
 # photos' size), scaled with the frame's short side
 # A hand of three fanned about the bottom-left corner: the middle card turned this far (degrees)
@@ -48,6 +51,14 @@ PX_PER_MM = (1.5, 4.0)   # the overlap and hand layouts' card sizes in a 720 x 7
 HAND_TURNS = ((10.0, 15.0), (22.0, 30.0))
 HAND_SHIFTS = ((0.0, 0.022), (0.044, 0.088))
 CARD_MM = 88.0
+# The dropped layout as geaxgx/playing-card-detection makes its two-card scenes: each card's
+# length this share of a 720 frame's side (its 348 px card scaled 0.65-1), its middle this share
+# of the frame off the frame's middle, and a corner index of the card under it either hidden
+# (this share of it covered or more) or shown (its rest or less covered), never half hidden
+DROPPED_LENGTH = (0.65 * 348 / 720, 348 / 720)
+DROPPED_OFF = 0.25
+DROPPED_HIDDEN = 0.9
+INDEX_BOX = ((0.05, 0.03), (0.21, 0.29))   # a corner index's box, shares of width and length
 # kdegames decks the corner reader trains on (vision/training/designs.py): the busy scenes use
 # these only, so that the reader's calibration and evaluation decks stay unseen (and the decks
 # gnome-cards-data also ships, kept for an independent check, are not used at all).
@@ -314,6 +325,8 @@ def _group(layout: str, rng: np.random.Generator, size: tuple[int, int], length:
         quads = _overlapping(rng, size, length)
     elif layout == HAND:
         quads = _hand(rng, size, length)
+    elif layout == DROPPED:
+        quads = _dropped(rng, size)
     else:   # a pile: each card shifted and turned at random off the one over it
         quads = [_card_corners(centre, length, angle)]
         for _ in range(int(rng.integers(1, 4))):
@@ -391,6 +404,45 @@ def _hand(rng: np.random.Generator, size: tuple[int, int], length: float) -> lis
     return [(q + at).astype(np.float32) for q in quads[::-1]]
 
 
+def _index_boxes(quad: np.ndarray) -> list[np.ndarray]:
+    """The boxes of a card's two corner indices (INDEX_BOX), in the frame."""
+    across, down = quad[1] - quad[0], quad[3] - quad[0]
+    (x0, y0), (x1, y1) = INDEX_BOX
+    top = np.array([quad[0] + x * across + y * down
+                    for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))], np.float32)
+    bottom = (quad[0] + quad[2] - top).astype(np.float32)
+    return [top, bottom]
+
+
+def _dropped(rng: np.random.Generator, size: tuple[int, int]) -> list[np.ndarray]:
+    """Two cards dropped anywhere about the frame's middle, each at a size and angle of its own
+    (DROPPED_LENGTH, DROPPED_OFF), the second over the first wherever it falls, as long as it
+    hides each corner index of the first wholly or not at all (DROPPED_HIDDEN): the first may
+    show one index and little else, or none. A card may reach past the frame's edge, but its
+    indices lie inside. The top one first."""
+    w, h = size
+
+    def drop() -> np.ndarray:
+        for _ in range(100):
+            length = float(rng.uniform(*DROPPED_LENGTH)) * min(w, h)
+            off = rng.uniform(-DROPPED_OFF, DROPPED_OFF, 2)
+            centre = np.array([w, h], np.float64) * (0.5 + off)
+            quad = _card_corners(centre, length, float(rng.uniform(0, 2 * np.pi)))
+            if all(_inside(box, size, -1) for box in _index_boxes(quad)):
+                return quad
+        return _card_corners(np.array([w / 2, h / 2]), DROPPED_LENGTH[0] * min(w, h), 0.0)
+
+    first = drop()
+    boxes = _index_boxes(first)
+    for _ in range(100):
+        second = drop()
+        hidden = [cv2.intersectConvexConvex(box, second)[0] / cv2.contourArea(box)
+                  for box in boxes]
+        if all(c <= 1 - DROPPED_HIDDEN or c >= DROPPED_HIDDEN for c in hidden):
+            return [second, first]
+    return [first]
+
+
 def _all_show(quads: list[np.ndarray]) -> bool:
     """Every card (the top one first) shows an index and a third of its face."""
     shown = index_centres([Laid(Card.parse("AS"), q) for q in quads])
@@ -433,13 +485,13 @@ def busy_scene(faces: dict[Card, np.ndarray], rng: np.random.Generator,
         layout = ("fan" if fan else "apart") if fan is not None \
             else LAYOUTS[int(rng.integers(len(LAYOUTS)))]
     length = float(rng.uniform(0.22, 0.45) * min(w, h))
-    if layout in (OVERLAP, HAND):
+    if layout in (OVERLAP, HAND, DROPPED):
         length = float(rng.uniform(*PX_PER_MM)) * CARD_MM * min(w, h) / 720
     quads: list[np.ndarray] = []
     if cards and layout != "apart":
         quads = [q for q in _group(layout, rng, size, length, spread)
-                 if _inside(q, size, 0.05 * length)]
-    lone = 0 if layout in (OVERLAP, HAND) \
+                 if layout == DROPPED or _inside(q, size, 0.05 * length)]
+    lone = 0 if layout in (OVERLAP, HAND, DROPPED) \
         else int(rng.integers(2, 6)) if layout == "apart" else int(rng.integers(0, 3))
     for _ in range(lone * 30 if cards else 0):
         if lone == 0:
@@ -455,8 +507,8 @@ def busy_scene(faces: dict[Card, np.ndarray], rng: np.random.Generator,
     lift = rng.uniform(0, 0.02 * length, 2) * (1 if rng.random() < 0.5 else -1)
     for item in reversed(laid):   # the bottom card first
         soft = rng.uniform(1, 0.04 * length)
-        strength = rng.uniform(0.0, 0.5) if layout in (OVERLAP, HAND) \
-            else rng.uniform(0.15, 0.5)
+        strength = 0.0 if layout == DROPPED else rng.uniform(0.0, 0.5) \
+            if layout in (OVERLAP, HAND) else rng.uniform(0.15, 0.5)
         shadow = np.array([*lift, soft, strength])
         face = photographed(faces[item.card], rng) if lamps == "own" else faces[item.card]
         _paste(frame, face, item.corners, shadow)

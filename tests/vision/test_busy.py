@@ -11,11 +11,15 @@ import pytest
 from table.rules import Card
 from vision.busy import (
     CARD_RATIO,
+    DROPPED,
+    DROPPED_HIDDEN,
+    DROPPED_LENGTH,
     HAND,
     HAND_TURNS,
     TEXTURES,
     Laid,
     _card_corners,
+    _index_boxes,
     _paste,
     busy_scene,
     busy_texture,
@@ -164,6 +168,32 @@ def test_a_hand_is_three_cards_fanned_about_a_corner_each_showing_an_index(
             assert len(centres) == 1
             assert np.linalg.norm(np.array(centres[0]) - c[0]) < np.linalg.norm(
                 np.array(centres[0]) - c[2])
+
+
+def test_dropped_cards_hide_an_index_of_the_card_under_wholly_or_not_at_all(
+        faces: Faces) -> None:
+    """The "dropped" layout (the two-card scenes the real photos were made by): two cards of
+    sizes of their own, their indices in the frame; each index of the card under the top one
+    is covered by it wholly or hardly, and some scenes show only one of its indices."""
+    rng = np.random.default_rng(3)
+    one_shown = 0
+    for i in range(30):
+        _, laid = busy_scene(faces, rng, kind=TEXTURES[i % len(TEXTURES)], layout=DROPPED)
+        assert 1 <= len(laid) <= 2
+        for item in laid:
+            length = float(np.linalg.norm(item.corners[0] - item.corners[3]))
+            assert DROPPED_LENGTH[0] * 720 - 0.5 <= length <= DROPPED_LENGTH[1] * 720 + 0.5
+            for box in _index_boxes(item.corners):
+                assert (box >= -1).all() and (box <= 721).all()
+        shown = index_centres(laid)
+        assert len(shown[0]) == 2
+        if len(laid) == 2:
+            top, under = laid[0].corners, laid[1].corners
+            for box in _index_boxes(under):
+                hidden = cv2.intersectConvexConvex(box, top)[0] / cv2.contourArea(box)
+                assert hidden <= 1 - DROPPED_HIDDEN + 1e-6 or hidden >= DROPPED_HIDDEN - 1e-6
+            one_shown += len(shown[1]) == 1
+    assert one_shown >= 3
 
 
 def test_grounds_with_no_card_give_next_to_no_outline(faces: Faces) -> None:
