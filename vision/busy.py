@@ -473,7 +473,8 @@ def busy_scene(faces: dict[Card, np.ndarray], rng: np.random.Generator,
     length), piled, or a pair overlapping along a long side; groups get a card or two apart
     besides. Or OVERLAP: two or three cards only, each over a corner of another
     (`_overlapping`), as small as 1.5 px/mm, with shadows from none to strong; or HAND: three
-    cards of that size fanned tightly in a hand (`_hand`).
+    cards of that size fanned tightly in a hand (`_hand`); or DROPPED: two cards dropped about
+    the middle (`_dropped`), with no shadow.
     `cards=False` gives the ground alone. `lamps` is one of LAMPS: "own" lights each face
     `photographed` under a lamp of its own, "warm" the whole frame by a warm lamp
     (`warm_lamp`). Returns the frame and the cards, the top one first."""
