@@ -21,7 +21,8 @@ cooler than the scene's (vision.busy.photographed; the photos' cards were so cut
 `--deck letele` or `--deck cardsjs`: faces of a deck the corner reader never trained on
 (bench/unseen_decks.py), instead of its training decks. letele set the reader's abstain threshold
 (a calibration deck): tune on it, with the default seed. cardsjs is an evaluation deck: measure
-only.
+only. `--deck vosloo`: photographs of a real Piatnik deck, cut out (a calibration deck too: tune
+on it), so the faces bear a real printer's ink, paper and camera.
 
     .venv/bin/python bench/bench_busy.py --scenes 200 --seed 7 [--layout overlap] [--borders none]
 """
@@ -41,7 +42,7 @@ import cv2
 import numpy as np
 
 from bench.unseen_decks import DECKS as UNSEEN_DECKS
-from bench.unseen_decks import make_deck, unseen_dir
+from bench.unseen_decks import PHOTOGRAPHED, make_deck, make_photographed_deck, unseen_dir
 from vision.busy import (
     DROPPED,
     HAND,
@@ -113,9 +114,11 @@ def main() -> int:
     parser.add_argument("--jumbo", type=float, default=1.0, metavar="TIMES",
                         help="print the faces' indices this many times bigger (a jumbo-index "
                              "deck, as the real photos' Bicycle; default 1: as drawn)")
-    parser.add_argument("--deck", choices=["training", *UNSEEN_DECKS], default="training",
+    parser.add_argument("--deck", choices=["training", *UNSEEN_DECKS, *PHOTOGRAPHED],
+                        default="training",
                         help="the corner reader's training decks, or a deck it never trained "
-                             "on (letele: its calibration deck; cardsjs: an evaluation deck)")
+                             "on (letele, vosloo: its calibration decks, vosloo photographed; "
+                             "cardsjs: an evaluation deck)")
     parser.add_argument("--lamps", choices=LAMPS, default="scene",
                         help="own: each face photographed under a lamp of its own "
                              "(vision.busy.photographed), as the real photos' cards were; "
@@ -135,7 +138,8 @@ def main() -> int:
             return 1
     else:
         try:
-            decks = {args.deck: load_face_folder(make_deck(args.deck, unseen_dir()))}
+            make = make_photographed_deck if args.deck in PHOTOGRAPHED else make_deck
+            decks = {args.deck: load_face_folder(make(args.deck, unseen_dir()))}
         except (OSError, subprocess.SubprocessError, DeckUnusable) as exc:
             print(f"cannot make the faces of {args.deck} ({exc})")
             return 1

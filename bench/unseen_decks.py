@@ -6,7 +6,9 @@ tests): npm packages fetched with `npm pack`, drawn with rsvg-convert into a fol
 
 Decks: cardsJS (npm cardsJS, one SVG per card) and letele (npm @letele/playing-cards, React
 components turned into SVG by bench/letele_svg.mjs). Not the reserved packages named in
-notes (kept for an independent check).
+notes (kept for an independent check). And one photographed deck (`PHOTOGRAPHED`), for busy
+scenes only: vosloo, photographs of a real Piatnik deck from the corner reader's calibration
+split (vision/training/github_decks.py), read from its repository's snapshot.
 """
 
 from __future__ import annotations
@@ -21,11 +23,20 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import cv2
+import numpy as np
+
 from table.rules import ALL_CARDS, Card
-from vision.faces import default_cache_dir
+from vision.faces import FACE_HEIGHT, FACE_WIDTH, DeckUnusable, default_cache_dir
+from vision.training import github_decks
 
 HERE = Path(__file__).resolve().parent
 DECKS = {"cardsjs": "cardsJS@1.1.1", "letele": "@letele/playing-cards@0.1.0"}
+PHOTOGRAPHED = {"vosloo": "gh-vosloo-photos"}   # name -> its entry in github_decks.DECKS
+CORNER_RADIUS = 14   # px at the face size (3.5 mm): the photos are cut square, corners dark
+# The box, in shares of width and length, holding the index a four-index deck prints in its top
+# right corner (and turned round, bottom left); each glyph wholly in it is painted out.
+FOURTH_INDEX = ((0.74, 0.0), (1.0, 0.33))
 
 
 def unseen_dir() -> Path:
@@ -69,6 +80,65 @@ def make_deck(deck: str, into: Path) -> Path:
         for card in ALL_CARDS:
             subprocess.run(["rsvg-convert", "-w", "504", "-o", str(out / f"{card}.png"),
                             str(svgs / _svg_name(deck, card))], check=True, timeout=120)
+    return out
+
+
+def rounded(face: np.ndarray) -> np.ndarray:
+    """A card photo cut square (BGR), made transparent outside its rounded corners (BGRA)."""
+    h, w = face.shape[:2]
+    alpha = np.zeros((h, w), np.uint8)
+    r = CORNER_RADIUS
+    cv2.rectangle(alpha, (r, 0), (w - 1 - r, h - 1), 255, -1)
+    cv2.rectangle(alpha, (0, r), (w - 1, h - 1 - r), 255, -1)
+    for x, y in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
+        cv2.circle(alpha, (x, y), r, 255, -1)
+    return np.dstack([face[:, :, :3], alpha])
+
+
+def two_indices(face: np.ndarray) -> np.ndarray:
+    """A four-index face (BGR or BGRA) with the indices of its top right and bottom left corners
+    painted out with the paper round them, as a two-index deck prints it: the ink marks lying
+    wholly in FOURTH_INDEX (a court's frame running on out of it stays)."""
+    out = face.copy()
+    h, w = face.shape[:2]
+    (x0, y0), (x1, y1) = FOURTH_INDEX
+    left, top, right, bottom = int(x0 * w), int(y0 * h), int(x1 * w), int(y1 * h)
+    for turned in (False, True):
+        work = cv2.rotate(out, cv2.ROTATE_180) if turned else out
+        box = np.ascontiguousarray(work[top:bottom, left:right, :3])
+        hsv = cv2.cvtColor(box, cv2.COLOR_BGR2HSV)
+        paper = float(np.percentile(hsv[:, :, 2], 80))
+        ink = ((hsv[:, :, 2] < 0.75 * paper) | (hsv[:, :, 1] > 90)).astype(np.uint8)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+        gone = np.zeros_like(ink)
+        for i in range(1, count):
+            x, y, bw, bh, _ = (int(v) for v in stats[i])
+            if x > 0 and y + bh < box.shape[0] and x + bw < box.shape[1] - 1:
+                gone[labels == i] = 255
+        gone = cv2.dilate(gone, np.ones((5, 5), np.uint8))
+        work[top:bottom, left:right, :3] = cv2.inpaint(box, gone, 3, cv2.INPAINT_TELEA)
+        out = cv2.rotate(work, cv2.ROTATE_180) if turned else work
+    return out
+
+
+def make_photographed_deck(name: str, into: Path, root: Path | None = None) -> Path:
+    """The 24 pinochle faces of a photographed deck as PNG in `into/<name>` (returns it),
+    from the snapshot of its repository under `root` (`github_decks.SnapshotMissing` says how
+    to bring it)."""
+    out = into / name
+    if all((out / f"{c}.png").exists() for c in ALL_CARDS):
+        return out
+    entry = next(d for d in github_decks.DECKS if d.name == PHOTOGRAPHED[name])
+    faces = github_decks.load_faces(
+        entry, lambda image: cv2.resize(image, (FACE_WIDTH, FACE_HEIGHT),
+                                        interpolation=cv2.INTER_AREA), into / "github" / name, root)
+    out.mkdir(parents=True, exist_ok=True)
+    for face in faces:
+        if face.card is not None:   # not a 2-8 or a joker
+            cv2.imwrite(str(out / f"{face.card}.png"), rounded(two_indices(face.image)))
+    missing = [str(c) for c in ALL_CARDS if not (out / f"{c}.png").exists()]
+    if missing:
+        raise DeckUnusable(f"{name} lacks {', '.join(missing)}")
     return out
 
 

@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from table.rules import Card
+from table.rules import ALL_CARDS, Card
 from vision.corners import NO_SUIT, OTHER_RANK
 from vision.faces import DeckUnusable
 from vision.training import github_decks
@@ -198,3 +198,61 @@ def test_the_design_list_refuses_reserved_material(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(github_decks, "available", lambda deck, cache, root=None: True)
     with pytest.raises(ValueError, match="reserved"):
         designs.designs(0)
+
+
+def test_a_photographed_deck_becomes_faces_with_round_corners_for_busy_scenes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bench import unseen_decks
+    from vision.faces import FACE_HEIGHT, FACE_WIDTH, load_face_folder
+
+    def photo(card: Card) -> bytes:   # a card photographed on a dark table, cut out square
+        image = np.full((356, 232, 3), (190, 200, 205), np.uint8)
+        for x, y in ((0, 0), (231, 0), (0, 355), (231, 355)):
+            cv2.circle(image, (x, y), 12, (30, 30, 30), -1)
+        for _ in range(2):   # a four-index deck: top left and top right, and turned round
+            for x in (6, 186):
+                cv2.putText(image, str(card)[:-1], (x, 40), cv2.FONT_HERSHEY_SIMPLEX, 0.9,
+                            (0, 0, 0), 3)
+            image = cv2.rotate(image, cv2.ROTATE_180)
+        ok, data = cv2.imencode(".jpg", image)
+        assert ok
+        return bytes(data.tobytes())
+
+    files = {f"out/{card}_00.jpg": photo(card) for card in ALL_CARDS}
+    files["out/7S_00.jpg"] = photo(Card.parse("AS"))
+    commit = _fake_snapshot(tmp_path, "someone/photos", files)
+    entry = GithubDeck("gh-fake-photos", "someone/photos", commit,
+                       r"out/(?P<rank>\w+?)(?P<suit>[CDHS])_00\.jpg", "", "none", "a test",
+                       "calibration")
+    monkeypatch.setattr(github_decks, "DECKS", (entry,))
+    monkeypatch.setitem(unseen_decks.PHOTOGRAPHED, "fake", "gh-fake-photos")
+    folder = unseen_decks.make_photographed_deck("fake", tmp_path / "unseen", tmp_path / "mirror")
+    faces = load_face_folder(folder)
+    assert sorted(faces) == sorted(ALL_CARDS)         # the seven of spades is no pinochle face
+    face = faces[Card.parse("KH")]
+    assert face.shape == (FACE_HEIGHT, FACE_WIDTH, 4)
+    alpha = face[:, :, 3]
+    assert alpha[0, 0] == alpha[-1, -1] == alpha[0, -1] == alpha[-1, 0] == 0   # the table's dark
+    assert alpha[FACE_HEIGHT // 2].min() == 255 and alpha[:, FACE_WIDTH // 2].min() == 255
+    # A face is straight from the photo: its two indices where the photo has them, the other
+    # two painted out with the paper (the photos' Bicycle prints two).
+    assert face[10:40, 4:30, :3].min() < 80 and face[-40:-10, -30:-4, :3].min() < 80
+    for painted in (face[16:46, -64:-12], face[-46:-16, 12:64]):
+        assert painted[:, :, :3].min() > 150
+
+
+def test_a_photographed_deck_lacking_a_face_is_unusable(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bench import unseen_decks
+
+    image = np.full((356, 232, 3), 200, np.uint8)
+    ok, data = cv2.imencode(".jpg", image)
+    assert ok
+    commit = _fake_snapshot(tmp_path, "someone/photos", {"out/AS_00.jpg": bytes(data.tobytes())})
+    entry = GithubDeck("gh-fake-photos", "someone/photos", commit,
+                       r"out/(?P<rank>\w+?)(?P<suit>[CDHS])_00\.jpg", "", "none", "a test",
+                       "calibration")
+    monkeypatch.setattr(github_decks, "DECKS", (entry,))
+    monkeypatch.setitem(unseen_decks.PHOTOGRAPHED, "fake", "gh-fake-photos")
+    with pytest.raises(DeckUnusable, match="fake lacks 9S, JS, QS, KS, 10S, 9H"):
+        unseen_decks.make_photographed_deck("fake", tmp_path / "unseen", tmp_path / "mirror")
