@@ -200,6 +200,19 @@ def test_the_design_list_refuses_reserved_material(monkeypatch: pytest.MonkeyPat
         designs.designs(0)
 
 
+def _photographed_deck(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                       files: dict[str, bytes]) -> None:
+    """A fake snapshot of card photos listed as the photographed deck "fake"."""
+    from bench import unseen_decks
+
+    commit = _fake_snapshot(tmp_path, "someone/photos", files)
+    entry = GithubDeck("gh-fake-photos", "someone/photos", commit,
+                       r"out/(?P<rank>\w+?)(?P<suit>[CDHS])_00\.jpg", "", "none", "a test",
+                       "calibration")
+    monkeypatch.setattr(github_decks, "DECKS", (entry,))
+    monkeypatch.setitem(unseen_decks.PHOTOGRAPHED, "fake", "gh-fake-photos")
+
+
 def test_a_photographed_deck_becomes_faces_with_round_corners_for_busy_scenes(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from bench import unseen_decks
@@ -220,12 +233,7 @@ def test_a_photographed_deck_becomes_faces_with_round_corners_for_busy_scenes(
 
     files = {f"out/{card}_00.jpg": photo(card) for card in ALL_CARDS}
     files["out/7S_00.jpg"] = photo(Card.parse("AS"))
-    commit = _fake_snapshot(tmp_path, "someone/photos", files)
-    entry = GithubDeck("gh-fake-photos", "someone/photos", commit,
-                       r"out/(?P<rank>\w+?)(?P<suit>[CDHS])_00\.jpg", "", "none", "a test",
-                       "calibration")
-    monkeypatch.setattr(github_decks, "DECKS", (entry,))
-    monkeypatch.setitem(unseen_decks.PHOTOGRAPHED, "fake", "gh-fake-photos")
+    _photographed_deck(tmp_path, monkeypatch, files)
     folder = unseen_decks.make_photographed_deck("fake", tmp_path / "unseen", tmp_path / "mirror")
     faces = load_face_folder(folder)
     assert sorted(faces) == sorted(ALL_CARDS)         # the seven of spades is no pinochle face
@@ -248,11 +256,6 @@ def test_a_photographed_deck_lacking_a_face_is_unusable(
     image = np.full((356, 232, 3), 200, np.uint8)
     ok, data = cv2.imencode(".jpg", image)
     assert ok
-    commit = _fake_snapshot(tmp_path, "someone/photos", {"out/AS_00.jpg": bytes(data.tobytes())})
-    entry = GithubDeck("gh-fake-photos", "someone/photos", commit,
-                       r"out/(?P<rank>\w+?)(?P<suit>[CDHS])_00\.jpg", "", "none", "a test",
-                       "calibration")
-    monkeypatch.setattr(github_decks, "DECKS", (entry,))
-    monkeypatch.setitem(unseen_decks.PHOTOGRAPHED, "fake", "gh-fake-photos")
+    _photographed_deck(tmp_path, monkeypatch, {"out/AS_00.jpg": bytes(data.tobytes())})
     with pytest.raises(DeckUnusable, match="fake lacks 9S, JS, QS, KS, 10S, 9H"):
         unseen_decks.make_photographed_deck("fake", tmp_path / "unseen", tmp_path / "mirror")
