@@ -19,9 +19,11 @@ likeliest size is read first and, where that names a card, SIZES round it. The r
 gives "down" a few degrees off, now and then 20 (a "J" with a long hook), more than the reader
 forgives (on the rendered busy scenes it names 97 % of indices upright, 88 % turned 10 degrees,
 63 % at 15, 19 % at 20): a pair whose readings hint at an index but name no card is read again
-turned (TURNS), and a turn then names a card only very surely (SURE_TURNED). An index names a
-card when two sizes are sure of it (the reader's calibrated threshold), one of each kind, or
-when every size of its own kind is; and no size names another card. No size at which the card
+turned (TURNS, and towards its pip where the rank's axis is well off the way to it: a jack's
+hook tilts its axis, while its pip lies under it), and a turn then names a card only very
+surely (SURE_TURNED). An index names a card when two sizes are sure of it (the reader's
+calibrated threshold), one of each kind, or when every size of its own kind is; and no size
+names another card. No size at which the card
 would have fewer than MIN_PX_MM px per mm names one (a speck of a picture or of the ground,
 read as a tiny card's index). Where the two kinds are
 more than FAR apart (a card far nearer the camera than the others, or farther: a photo's cards
@@ -34,11 +36,14 @@ one glyph names a ten only if shaped as a "1" or a "10" run together, with no ot
 it (in a tight fan the reader's window shows a nine and the next card's queen as a "10"); and
 the card laid from it must lie on paper, however dim (DIM_PAPER). It is laid from the index:
 its corner, its turn, and its size (that of the cards read in the frame when it read surely at
-that size, else what the index's size says), then at the size, from that one to the index's
-own and half as much again beyond either, whose far sides stand out most as a card's edges, if
-clearly more (FIT_GAIN): a card nearer the camera than the others, laid at their size, was too
-small to hold its other index, and decks print ranks from about 9 mm tall (letele's) to 16 (a
-jumbo index), so that the size RANK_MM gives may be a third off.
+that size, else what the index's size says), then turned about the index where its two sides
+meeting at the index's corner stand out clearly more as a card's edges (FIT_TURNS: a jack's
+hook tilts its rank's axis, and the card laid along it, by up to 15 degrees), then at the
+size, from that one to the index's own and half as much again beyond either, whose far sides
+stand out most as a card's edges, if clearly more (FIT_GAIN): a card nearer the camera than
+the others, laid at their size, was too small to hold its other index, and decks print ranks
+from about 9 mm tall (letele's) to 16 (a jumbo index), so that the size RANK_MM gives may be a
+third off.
 Two indices naming the same card half a turn apart, a card's diagonal from
 each other, are that card's two corners: one card, of its own size, which the other cards laid
 from one index then take. Two indices so placed that name no card alone but hint at one are
@@ -64,9 +69,9 @@ the others and naming a card only surely (SURE_DIM).
 The cost is bounded by MAX_PAIRS, MAX_INSIDE and MAX_DIM: at most that many pairs are read (the
 biggest ranks first; past the first CROWD, most of them a busy ground's, a pair names a card
 only at SURE_INSIDE), each at one size of each kind (and, hinting at an index, turned at each
-of TURNS) and, if it names a card there, at up to 2 * len(SIZES) - 2 more; and by MAX_COUPLES,
-two indices read together at len(SIZES) sizes each (the network's time is most of it, under a
-millisecond a window on this machine).
+of TURNS and towards its pip) and, if it names a card there, at up to 2 * len(SIZES) - 2 more;
+and by MAX_COUPLES, two indices read together at len(SIZES) sizes each (the network's time is
+most of it, under a millisecond a window on this machine).
 """
 
 from __future__ import annotations
@@ -168,6 +173,8 @@ FIT = 1.5                  # a card laid from one index is tried at sizes from t
 FIT_STEP = 1.025           # ... this far apart,
 FIT_NEAR = 1.08            # ... other than within this of the size laid at
 FIT_GAIN = 0.25            # ... and laid at one whose far sides stand out this much more
+FIT_TURNS = (-0.26, -0.17, -0.09, 0.09, 0.17, 0.26)   # rad: the card is tried turned so about
+#                            its index too (see _squared)
 MAX_COUPLES = 24           # two indices read together as one card's corners, at most
 AGREE = 2                  # sizes (of SIZES) naming the card, at least
 PIPS = 2                   # pips tried under each glyph, the nearest (a tall glyph: the
@@ -184,6 +191,7 @@ HINT = 0.25                # a rank and a suit this likely but no card named, is
 SURE_TURNED = 0.97         # ... and names a card turned only this surely, at least (each turn
 #                            is one more chance of a wrong card: a jack read as a king at 0.77
 #                            turned 10 degrees, on the rendered busy scenes)
+PIP_TURN = 0.09            # rad (5 degrees): see _turns
 
 
 @dataclass(frozen=True)
@@ -321,6 +329,7 @@ class _Index:
     ten: bool
     no_ten: bool = False
     picked: bool = False
+    to_pip: float = 0.0     # rad: the turn from "down" to the way from the rank to its pip
 
 
 def _axis(points: np.ndarray) -> tuple[np.ndarray, float]:
@@ -374,6 +383,7 @@ def _pairs(glyphs: list[_Glyph]) -> list[_Index]:
                 continue   # two pips along a tall rank's axis give it one "down"
             ways.append(down)
             right = np.array([down[1], -down[0]], np.float32)
+            to_pip = math.atan2(float(down[0] * way[1] - down[1] * way[0]), float(down @ way))
             # a "10": another glyph beside this one, at its height, one of them a thin "1" (a
             # "0" alone is a "Q"). A glyph names no ten alone if shaped as neither a "10" run
             # together nor a "1", or with a glyph beside it besides its "10"'s other (_Index).
@@ -391,7 +401,8 @@ def _pairs(glyphs: list[_Glyph]) -> list[_Index]:
                                   down.astype(np.float32), right, True,
                                   picked=picked or bool(part_of[other] >= 0)))
             # and the glyph alone (a king beside the next card's nine in a fan)
-            out.append(_Index(top.points, down.astype(np.float32), right, False, no_ten, picked))
+            out.append(_Index(top.points, down.astype(np.float32), right, False, no_ten, picked,
+                              to_pip))
     out.sort(key=lambda p: -_rank_height(p))
     return out
 
@@ -585,12 +596,13 @@ def far_sides(frame: np.ndarray, corners: np.ndarray) -> float:
 
 
 def _fitted(frame: np.ndarray, card: IndexCard) -> IndexCard:
-    """The card laid from one index at the size whose two far sides (those not meeting at
-    the index's corner) stand out most as a card's edges (`looks.sides_shown`), when clearly
-    more than at the size laid at (FIT_GAIN). The sizes tried run from the size laid at to
-    its index's own, and FIT beyond either: a card nearer the camera than the others, laid
-    at their size, was too small to hold its other index, and its index's own size is off
-    for a deck that prints its ranks smaller or bigger than RANK_MM."""
+    """The card laid from one index (`_squared` first) at the size whose two far sides (those
+    not meeting at the index's corner) stand out most as a card's edges (`looks.sides_shown`),
+    when clearly more than at the size laid at (FIT_GAIN). The sizes tried run from the size
+    laid at to its index's own, and FIT beyond either: a card nearer the camera than the
+    others, laid at their size, was too small to hold its other index, and its index's own
+    size is off for a deck that prints its ranks smaller or bigger than RANK_MM."""
+    card = _squared(frame, card)
     width, length = side_lengths(card.corners)[:2]
     own = _own_scale(card.rank_px) * CARD_MM[1]
     low, high = min(length, own) / FIT, max(length, own) * FIT
@@ -601,6 +613,36 @@ def _fitted(frame: np.ndarray, card: IndexCard) -> IndexCard:
     if shown[best] < shown[0] + FIT_GAIN:
         return card
     return _resized(card, width * lengths[best] / length, lengths[best])
+
+
+def _squared(frame: np.ndarray, card: IndexCard) -> IndexCard:
+    """The card laid from one index, turned about the index by the one of FIT_TURNS (then half
+    a step either side) at which its two sides meeting at the index's corner stand out most as
+    a card's edges (`looks.sides_shown`), when FIT_GAIN more than as laid."""
+    angles = [0.0, *FIT_TURNS]
+    shown = [_sides_turned(frame, card, angle) for angle in angles]
+    best = max(range(len(angles)), key=lambda k: shown[k])
+    if shown[best] < shown[0] + FIT_GAIN:
+        return card
+    # and half a step either side of the best
+    step = (FIT_TURNS[1] - FIT_TURNS[0]) / 2
+    near = [angles[best], angles[best] - step, angles[best] + step]
+    shown = [shown[best]] + [_sides_turned(frame, card, angle) for angle in near[1:]]
+    angle = near[max(range(3), key=lambda k: shown[k])]
+    return replace(card, corners=_turned_about(card.corners, card.index, angle))
+
+
+def _sides_turned(frame: np.ndarray, card: IndexCard, angle: float) -> float:
+    """How far the two sides meeting at the index's corner of a card laid from an index,
+    turned about the index by `angle`, stand out as a card's edges, 0-1 (those sides lie
+    along the card's edges whatever its size)."""
+    shown = sides_shown(frame, _turned_about(card.corners, card.index, angle))
+    return (shown[0] + shown[3]) / 2
+
+
+def _turned_about(corners: np.ndarray, centre: np.ndarray, angle: float) -> np.ndarray:
+    """`corners` turned about `centre` by `angle` (rad)."""
+    return ((corners - centre) @ _rotation(angle).T + centre).astype(np.float32)
 
 
 def _sure(card: int, readings: list[CornerReading], named: list[int | None],
@@ -631,12 +673,12 @@ def _turn_where_tilted(reader: CornerReader, frame: np.ndarray, pairs: list[_Ind
                        scales: list[list[float]], firsts: list[dict[int, CornerReading]],
                        heads: list[int]) -> set[int]:
     """Pairs whose first readings hint at an index but name no card, read again turned by
-    each of TURNS (their "down" may be off: see the module's docstring). The surest turn
+    each of `_turns` (their "down" may be off: see the module's docstring). The surest turn
     that names a card replaces the pair and its first readings, in place; returns the
     pairs turned."""
     unsure = [i for i, r in enumerate(firsts)
               if not any(x.names_card for x in r.values()) and any(map(_hints, r.values()))]
-    tries = [(i, _tilted(pairs[i], angle)) for i in unsure for angle in TURNS]
+    tries = [(i, _tilted(pairs[i], angle)) for i in unsure for angle in _turns(pairs[i])]
     readings = iter(_read(reader, frame, [(pair, scales[i][k]) for i, pair in tries
                                           for k in heads]))
     surest = dict.fromkeys(unsure, 0.0)
@@ -648,15 +690,28 @@ def _turn_where_tilted(reader: CornerReader, frame: np.ndarray, pairs: list[_Ind
     return {i for i, sure in surest.items() if sure > 0}
 
 
+def _turns(pair: _Index) -> tuple[float, ...]:
+    """TURNS, and the turn towards the pip where the rank's axis is PIP_TURN or more off the
+    way to it (a jack's hook tilts its axis, while its pip lies under it)."""
+    if abs(pair.to_pip) < PIP_TURN or any(abs(pair.to_pip - t) < PIP_TURN for t in TURNS):
+        return TURNS
+    return (*TURNS, pair.to_pip)
+
+
 def _hints(reading: CornerReading) -> bool:
     """Whether a reading that names no card still finds a rank and a suit HINT likely."""
     return float(reading.rank[OTHER_RANK]) <= 1 - HINT and float(reading.suit[NO_SUIT]) <= 1 - HINT
 
 
+def _rotation(angle: float) -> np.ndarray:
+    """The 2x2 matrix turning a vector by `angle` (rad)."""
+    c, s = math.cos(angle), math.sin(angle)
+    return np.array([[c, -s], [s, c]], np.float32)
+
+
 def _tilted(pair: _Index, angle: float) -> _Index:
     """The pair with its "down" and "right" turned by `angle` (rad)."""
-    c, s = math.cos(angle), math.sin(angle)
-    turn = np.array([[c, -s], [s, c]], np.float32)
+    turn = _rotation(angle)
     return replace(pair, down=turn @ pair.down, right=turn @ pair.right)
 
 

@@ -95,6 +95,7 @@ MIDDLE = 0.12     # ... with its middle this near (share of its short side), is 
 SAME_PLACE = 0.3  # a card found by its index sharing this much with a card read as it is that one
 AGREES = 0.2      # an unread outline with a corner this near (share of the short side) to ...
 INDEX_SIZE = 1.3  # ... and this near the size of a card laid from an index it holds is that card
+INDEX_INSIDE = 0.04  # ... if the index's middle lies this far inside it (share of the short side)
 # ... unless that card is the truer (see _as_sure): sides_shown judges a side in 6 stretches,
 # so two sides' mean moves in twelfths, and the card's must stand out by more than two more
 TRUER = 0.2
@@ -883,10 +884,16 @@ def _turning(corners: np.ndarray) -> float:
 
 def _agrees(outline: np.ndarray, card: IndexCard) -> bool:
     """Whether an outline is the card laid from an index: a corner of the outline at the
-    index's corner, and about the size of the card laid, of the size its index says, or
-    between the two (a card nearer the camera than the others; a jumbo index)."""
+    index's corner, the index well inside it (a card's index lies a few mm in from its
+    edges; an outline running through the index is some other edge's, and took a rightly
+    read card off its index on the tuning seeds' photographed deck), and about the size of
+    the card laid, of the size its index says, or between the two (a card nearer the camera
+    than the others; a jumbo index)."""
     short = min(side_lengths(card.corners))
     near = min(float(np.linalg.norm(c - card.corners[0])) for c in outline)
+    inside = cv2.pointPolygonTest(outline.reshape(-1, 1, 2).astype(np.float32),
+                                  (float(card.index[0]), float(card.index[1])), True)
     area = cv2.contourArea(outline)
     sizes = (cv2.contourArea(order_corners(card.corners)), own_area(card))
-    return near < AGREES * short and min(sizes) / INDEX_SIZE < area < max(sizes) * INDEX_SIZE
+    return (near < AGREES * short and inside >= INDEX_INSIDE * short
+            and min(sizes) / INDEX_SIZE < area < max(sizes) * INDEX_SIZE)

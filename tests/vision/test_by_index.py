@@ -24,7 +24,7 @@ from vision.busy import (
 )
 from vision.by_index import read_indices
 from vision.corners import RANKS, SUITS, CornerReading, corner_reader
-from vision.detect import Detection, _with_index_cards, find_cards
+from vision.detect import Detection, _agrees, _with_index_cards, find_cards
 from vision.faces import load_deck
 from vision.middle import middle_check
 from vision.quads import holds, side_lengths
@@ -181,6 +181,39 @@ def test_an_unread_outline_takes_the_reading_of_its_index(faces: Faces) -> None:
     assert _near(out[0].corners, item.corners, 0.2)
 
 
+def test_an_outline_running_through_the_index_is_not_its_card(faces: Faces) -> None:
+    """An unread outline of the card's size at the index's corner is the card laid from the
+    index only if it holds the index well inside: shifted so that its edge runs through the
+    index (another edge's outline; it took a rightly read card off its index on the
+    photographed deck's busy scenes), it is not."""
+    item = Laid(Card.parse("KH"), _card((360, 360), 260, 0.5))
+    (index,) = read_indices(_render(faces, [item]), [], None)
+    short = min(side_lengths(item.corners))
+    assert _agrees(item.corners, index)
+    corner = item.corners[np.argmin(np.linalg.norm(item.corners - index.index, axis=1))]
+    way = (index.index - corner) / np.linalg.norm(index.index - corner)
+    shifted = item.corners.copy()
+    while _depth(shifted, index.index) > 0.02 * short:
+        shifted = shifted + way
+    assert holds(shifted, index.index) and not _agrees(shifted, index)
+
+
+def test_a_jack_is_laid_along_its_edges_not_its_hooked_rank(faces: Faces) -> None:
+    """A jack's hook tilts its rank's axis, and the card laid along it, by up to 15 degrees;
+    the card laid from its index is turned until its sides meeting at the index lie on the
+    card's edges."""
+    for angle in (0.5, -0.8):
+        item = Laid(Card.parse("JH"), _card((360, 360), 260, angle))
+        out = _with_index_cards(_render(faces, [item]), [])
+        assert [d.reading.card for d in out] == [item.card]
+        assert _near(out[0].corners, item.corners, 0.1), (angle, out)
+
+
+def _depth(quad: np.ndarray, point: np.ndarray) -> float:
+    return float(cv2.pointPolygonTest(quad.reshape(-1, 1, 2).astype(np.float32),
+                                      (float(point[0]), float(point[1])), True))
+
+
 @pytest.mark.parametrize("name", ["AD", "9S"])
 def test_an_unread_outline_smaller_than_its_card_gives_way_to_the_card_its_index_lays(
         faces: Faces, name: str) -> None:
@@ -254,6 +287,30 @@ def test_an_index_whose_rank_gives_down_askew_is_read_turned(
     frame = _render(faces, [item])
     assert {f.card for f in read_indices(frame, [], None)} == {item.card}
     monkeypatch.setattr(by_index, "TURNS", ())
+    monkeypatch.setattr(by_index, "PIP_TURN", 10.0)   # and not towards the pip (below)
+    assert read_indices(frame, [], None) == []
+
+
+@pytest.mark.parametrize("name", ["JH", "JC"])
+def test_an_index_whose_rank_gives_down_askew_is_read_turned_towards_its_pip(
+        faces: Faces, monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """Every rank's axis taken 14 degrees off (a jack's hook, on a real deck, tilts it so) and
+    no fixed turn tried: the turn towards the pip, which lies under the rank, reads it."""
+    axis = by_index._axis
+
+    def askew(points: np.ndarray) -> tuple[np.ndarray, float]:
+        way, long_ = axis(points)
+        c, s = np.cos(np.radians(14)), np.sin(np.radians(14))
+        return np.array([[c, -s], [s, c]], np.float32) @ way, long_
+
+    monkeypatch.setattr(by_index, "_axis", askew)
+    monkeypatch.setattr(by_index, "TURNS", ())
+    item = Laid(Card.parse(name), _card((360, 360), 240, -0.5))
+    frame = _render(faces, [item])
+    found = read_indices(frame, [], None)
+    assert {f.card for f in found} == {item.card}
+    assert all(_near(f.corners, item.corners, 0.1) for f in found)   # laid upright, not askew
+    monkeypatch.setattr(by_index, "PIP_TURN", 10.0)
     assert read_indices(frame, [], None) == []
 
 
