@@ -275,14 +275,7 @@ def test_an_index_whose_rank_gives_down_askew_is_read_turned(
     """Every rank's axis taken 18 degrees off, as a "J" with a long hook gives it on a real
     deck: the reader names no index read that turned, but the index read turned back does
     (each of the card's two indices, laid as the card: find_cards keeps one)."""
-    axis = by_index._axis
-
-    def askew(points: np.ndarray) -> tuple[np.ndarray, float]:
-        way, long_ = axis(points)
-        c, s = np.cos(np.radians(18)), np.sin(np.radians(18))
-        return np.array([[c, -s], [s, c]], np.float32) @ way, long_
-
-    monkeypatch.setattr(by_index, "_axis", askew)
+    _axes_askew(monkeypatch, 18)
     item = Laid(Card.parse(name), _card((360, 360), 240, 0.4))
     frame = _render(faces, [item])
     assert {f.card for f in read_indices(frame, [], None)} == {item.card}
@@ -296,14 +289,7 @@ def test_an_index_whose_rank_gives_down_askew_is_read_turned_towards_its_pip(
         faces: Faces, monkeypatch: pytest.MonkeyPatch, name: str) -> None:
     """Every rank's axis taken 14 degrees off (a jack's hook, on a real deck, tilts it so) and
     no fixed turn tried: the turn towards the pip, which lies under the rank, reads it."""
-    axis = by_index._axis
-
-    def askew(points: np.ndarray) -> tuple[np.ndarray, float]:
-        way, long_ = axis(points)
-        c, s = np.cos(np.radians(14)), np.sin(np.radians(14))
-        return np.array([[c, -s], [s, c]], np.float32) @ way, long_
-
-    monkeypatch.setattr(by_index, "_axis", askew)
+    _axes_askew(monkeypatch, 14)
     monkeypatch.setattr(by_index, "TURNS", ())
     item = Laid(Card.parse(name), _card((360, 360), 240, -0.5))
     frame = _render(faces, [item])
@@ -312,6 +298,18 @@ def test_an_index_whose_rank_gives_down_askew_is_read_turned_towards_its_pip(
     assert all(_near(f.corners, item.corners, 0.1) for f in found)   # laid upright, not askew
     monkeypatch.setattr(by_index, "PIP_TURN", 10.0)
     assert read_indices(frame, [], None) == []
+
+
+def _axes_askew(monkeypatch: pytest.MonkeyPatch, degrees: float) -> None:
+    """Every rank's axis taken `degrees` off, as a jack's hook tilts it on a real deck."""
+    axis = by_index._axis
+
+    def askew(points: np.ndarray) -> tuple[np.ndarray, float]:
+        way, long_ = axis(points)
+        c, s = np.cos(np.radians(degrees)), np.sin(np.radians(degrees))
+        return np.array([[c, -s], [s, c]], np.float32) @ way, long_
+
+    monkeypatch.setattr(by_index, "_axis", askew)
 
 
 @pytest.mark.parametrize("ratio", [0.7, 1.45])
