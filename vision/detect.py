@@ -52,6 +52,7 @@ from .quads import (
     ASPECT_RANGE,
     CARD_ASPECT,
     PAIR_AREA,
+    depth_inside,
     guarded,
     holds,
     log,
@@ -891,9 +892,7 @@ def _agrees(outline: np.ndarray, card: IndexCard) -> bool:
     than the others; a jumbo index)."""
     short = min(side_lengths(card.corners))
     near = min(float(np.linalg.norm(c - card.corners[0])) for c in outline)
-    inside = cv2.pointPolygonTest(outline.reshape(-1, 1, 2).astype(np.float32),
-                                  (float(card.index[0]), float(card.index[1])), True)
     area = cv2.contourArea(outline)
     sizes = (cv2.contourArea(order_corners(card.corners)), own_area(card))
-    return (near < AGREES * short and inside >= INDEX_INSIDE * short
+    return (near < AGREES * short and depth_inside(outline, card.index) >= INDEX_INSIDE * short
             and min(sizes) / INDEX_SIZE < area < max(sizes) * INDEX_SIZE)

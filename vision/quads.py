@@ -35,6 +35,12 @@ def holds(quad: np.ndarray, point: np.ndarray | Sequence[float]) -> bool:
                                 (float(point[0]), float(point[1])), False) >= 0
 
 
+def depth_inside(quad: np.ndarray, point: np.ndarray | Sequence[float]) -> float:
+    """How far a point (x, y) lies inside a quad, in px (negative outside)."""
+    return float(cv2.pointPolygonTest(quad.reshape(-1, 1, 2).astype(np.float32),
+                                      (float(point[0]), float(point[1])), True))
+
+
 def order_corners(quad: np.ndarray) -> np.ndarray:
     """Clockwise (in image coordinates), starting so that the first side is a short one."""
     pts = quad.reshape(4, 2).tolist()

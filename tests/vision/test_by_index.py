@@ -27,7 +27,7 @@ from vision.corners import RANKS, SUITS, CornerReading, corner_reader
 from vision.detect import Detection, _agrees, _with_index_cards, find_cards
 from vision.faces import load_deck
 from vision.middle import middle_check
-from vision.quads import holds, side_lengths
+from vision.quads import depth_inside, holds, side_lengths
 from vision.reading import Reading
 
 Faces = dict[Card, np.ndarray]
@@ -193,7 +193,7 @@ def test_an_outline_running_through_the_index_is_not_its_card(faces: Faces) -> N
     corner = item.corners[np.argmin(np.linalg.norm(item.corners - index.index, axis=1))]
     way = (index.index - corner) / np.linalg.norm(index.index - corner)
     shifted = item.corners.copy()
-    while _depth(shifted, index.index) > 0.02 * short:
+    while depth_inside(shifted, index.index) > 0.02 * short:
         shifted = shifted + way
     assert holds(shifted, index.index) and not _agrees(shifted, index)
 
@@ -207,11 +207,6 @@ def test_a_jack_is_laid_along_its_edges_not_its_hooked_rank(faces: Faces) -> Non
         out = _with_index_cards(_render(faces, [item]), [])
         assert [d.reading.card for d in out] == [item.card]
         assert _near(out[0].corners, item.corners, 0.1), (angle, out)
-
-
-def _depth(quad: np.ndarray, point: np.ndarray) -> float:
-    return float(cv2.pointPolygonTest(quad.reshape(-1, 1, 2).astype(np.float32),
-                                      (float(point[0]), float(point[1])), True))
 
 
 @pytest.mark.parametrize("name", ["AD", "9S"])
