@@ -4,8 +4,11 @@ here with git (no network) becomes correctly labelled faces, and reserved materi
 from __future__ import annotations
 
 import dataclasses
+import multiprocessing
 import subprocess
+import time
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -186,6 +189,33 @@ def test_a_changed_deck_entry_renders_its_faces_again(tmp_path: Path) -> None:
     only_aces = dataclasses.replace(deck, faces=r"faces/(?P<rank>ace)_of_(?P<suit>\w+)\.png")
     faces = github_decks.load_faces(only_aces, lambda i: i, cache, mirror)
     assert [str(f.card) for f in faces] == [str(Card.parse("AS"))]
+
+
+def _load_into(deck: GithubDeck, root: Path, out: Any) -> None:
+    def fit(image: np.ndarray) -> np.ndarray:
+        time.sleep(0.01)   # a slower face, so that the two loaders overlap
+        return image
+
+    faces = github_decks.load_faces(deck, fit, root / "cache", root / "mirror")
+    out.put(sorted(str(f.card) for f in faces if f.card is not None))
+
+
+def test_two_trainers_making_one_deck_at_once_both_get_every_face(tmp_path: Path) -> None:
+    ranks = ("ace", "king", "queen", "jack", "10", "9")
+    suits = ("spades", "hearts", "clubs", "diamonds")
+    files = {f"faces/{r}_of_{s}.png": _card_png(r[0].upper(), (0, 0, 0))
+             for r in ranks for s in suits}
+    deck = _fake_deck(_fake_snapshot(tmp_path, "someone/fake-cards", files))
+    context = multiprocessing.get_context("fork")
+    out = context.Queue()
+    loaders = [context.Process(target=_load_into, args=(deck, tmp_path, out)) for _ in range(2)]
+    for loader in loaders:
+        loader.start()
+    got = [out.get(timeout=120) for _ in loaders]
+    for loader in loaders:
+        loader.join(timeout=60)
+    assert got[0] == got[1] and len(got[0]) == 24
+    assert not list((tmp_path / "cache").glob("**/*.part*"))
 
 
 def test_the_design_list_refuses_reserved_material(monkeypatch: pytest.MonkeyPatch,

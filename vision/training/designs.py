@@ -10,6 +10,7 @@ design, never by image, so that calibration and evaluation measure decks the mod
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -94,10 +95,14 @@ def _render_svg(svg: Path, out: Path, element: str | None = None) -> np.ndarray 
         out.parent.mkdir(parents=True, exist_ok=True)
         args = ["rsvg-convert", "-h", "1056"] if element is None else \
             ["rsvg-convert", "-i", element, "-z", "3"]
-        proc = subprocess.run([*args, "-o", str(out), str(svg)], capture_output=True,
+        # Written aside and moved into place, so that a trainer beside this one never reads
+        # a half-written file (and caches a design missing that face).
+        part = out.with_name(f"{out.stem}.{os.getpid()}.part{out.suffix}")
+        proc = subprocess.run([*args, "-o", str(part), str(svg)], capture_output=True,
                               timeout=120)
-        if proc.returncode != 0 or not out.exists():
-            out.write_bytes(b"")
+        if proc.returncode != 0 or not part.exists():
+            part.write_bytes(b"")
+        part.replace(out)
     image = cv2.imread(str(out), cv2.IMREAD_UNCHANGED) if out.stat().st_size else None
     if image is None or image.ndim != 3 or image.shape[2] != 4:
         return None

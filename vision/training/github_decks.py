@@ -13,6 +13,7 @@ deck); `check_snapshots` names the missing ones with the command that brings eac
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
 import subprocess
@@ -156,10 +157,12 @@ def _decode(data: bytes, path: str, cache: Path) -> np.ndarray | None:
         if not png.exists():
             svg.parent.mkdir(parents=True, exist_ok=True)
             svg.write_bytes(data)
-            proc = subprocess.run(["rsvg-convert", "-h", "1056", "-o", str(png), str(svg)],
+            part = png.with_name(f"{png.stem}.{os.getpid()}.part.png")   # see designs.py
+            proc = subprocess.run(["rsvg-convert", "-h", "1056", "-o", str(part), str(svg)],
                                   capture_output=True, timeout=120)
             if proc.returncode != 0:
                 return None
+            part.replace(png)
         image = cv2.imread(str(png), cv2.IMREAD_UNCHANGED)
     else:
         image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED)
@@ -211,6 +214,15 @@ def load_faces(deck: GithubDeck, fit: Callable[[np.ndarray], np.ndarray | None],
     spec = repr((deck.repo, deck.commit, deck.faces, deck.others, deck.white_page, deck.photo))
     if deck.photo:
         spec += f" cut {_PHOTO_CUT}"
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    with open(cache.parent / f"{cache.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)   # a trainer beside this one may be making it too
+        return _made_faces(deck, fit, cache, spec, root)
+
+
+def _made_faces(deck: GithubDeck, fit: Callable[[np.ndarray], np.ndarray | None],
+                cache: Path, spec: str, root: Path | None) -> list[Face]:
+    """`load_faces`, its cache made first if it is not that of `spec`."""
     done = cache / "deck.txt"   # written once every face is made, naming the entry made from
     if not (done.exists() and done.read_text() == spec):
         for old in cache.glob("face-*.png"):   # half made, or from another version of the entry

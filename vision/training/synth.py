@@ -93,8 +93,9 @@ def unpinned_fonts(ranks: tuple[Path, ...], suits: tuple[Path, ...]) -> str | No
     if not problems:
         return None
     return (f"the fonts installed are not those pinned for training ({'; '.join(problems)}): "
-            f"install exactly `apt-get install {' '.join(FONT_PACKAGES)}` and remove other font "
-            f"packages, or pass --any-fonts to draw with these (then the designs differ)")
+            f"install exactly `apt-get install --no-install-recommends "
+            f"{' '.join(FONT_PACKAGES)}` and remove other font packages, or pass --any-fonts "
+            f"to draw with these (then the designs differ)")
 
 
 @lru_cache(maxsize=1)
