@@ -193,7 +193,7 @@ def test_a_changed_deck_entry_renders_its_faces_again(tmp_path: Path) -> None:
 
 def _load_into(deck: GithubDeck, root: Path, out: Any) -> None:
     def fit(image: np.ndarray) -> np.ndarray:
-        time.sleep(0.01)   # a slower face, so that the two loaders overlap
+        time.sleep(0.02)   # a slower face, so that the second loader starts amid the first
         return image
 
     faces = github_decks.load_faces(deck, fit, root / "cache", root / "mirror")
@@ -209,8 +209,15 @@ def test_two_trainers_making_one_deck_at_once_both_get_every_face(tmp_path: Path
     context = multiprocessing.get_context("fork")
     out = context.Queue()
     loaders = [context.Process(target=_load_into, args=(deck, tmp_path, out)) for _ in range(2)]
-    for loader in loaders:
-        loader.start()
+    loaders[0].start()
+    # The second starts once the first has made most faces: unlocked, it would clear them
+    # while the first makes its last and reads them back. `got` does not depend on when.
+    for _ in range(600):
+        made = len(list((tmp_path / "cache").glob("face-*.png")))
+        if made >= 20 or not loaders[0].is_alive():
+            break
+        time.sleep(0.01)
+    loaders[1].start()
     got = [out.get(timeout=120) for _ in loaders]
     for loader in loaders:
         loader.join(timeout=60)

@@ -161,6 +161,7 @@ def _decode(data: bytes, path: str, cache: Path) -> np.ndarray | None:
             proc = subprocess.run(["rsvg-convert", "-h", "1056", "-o", str(part), str(svg)],
                                   capture_output=True, timeout=120)
             if proc.returncode != 0:
+                part.unlink(missing_ok=True)
                 return None
             part.replace(png)
         image = cv2.imread(str(png), cv2.IMREAD_UNCHANGED)
