@@ -138,7 +138,8 @@ def test_training_refuses_fonts_other_than_those_the_shipped_networks_were_drawn
     with pytest.raises(SystemExit) as stopped:
         main(["--out", str(tmp_path)])
     assert stopped.value.code == 2
-    assert f"apt-get install {' '.join(synth.FONT_PACKAGES)}" in capsys.readouterr().err
+    assert f"apt-get install --no-install-recommends {' '.join(synth.FONT_PACKAGES)}" \
+        in capsys.readouterr().err
     assert not any(tmp_path.iterdir())
 
 
