@@ -10,7 +10,6 @@ design, never by image, so that calibration and evaluation measure decks the mod
 from __future__ import annotations
 
 import argparse
-import os
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -33,6 +32,7 @@ from vision.faces import (
 
 from . import github_decks, synth
 from .face import Face
+from .svg import render as svg_render
 
 SUITS = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
 _KDE_SUIT = {Suit.SPADES: "spade", Suit.HEARTS: "heart", Suit.CLUBS: "club",
@@ -92,17 +92,9 @@ def _render_svg(svg: Path, out: Path, element: str | None = None) -> np.ndarray 
     """A face rendered from an SVG (one element of it, or the whole file) and cut out, cached
     as PNG; None when it does not render as a card."""
     if not out.exists():
-        out.parent.mkdir(parents=True, exist_ok=True)
-        args = ["rsvg-convert", "-h", "1056"] if element is None else \
-            ["rsvg-convert", "-i", element, "-z", "3"]
-        # Written aside and moved into place, so that a trainer beside this one never reads
-        # a half-written file (and caches a design missing that face).
-        part = out.with_name(f"{out.stem}.{os.getpid()}.part{out.suffix}")
-        proc = subprocess.run([*args, "-o", str(part), str(svg)], capture_output=True,
-                              timeout=120)
-        if proc.returncode != 0 or not part.exists():
-            part.write_bytes(b"")
-        part.replace(out)
+        options = ("-h", "1056") if element is None else ("-i", element, "-z", "3")
+        if not svg_render(svg, out, *options):
+            out.write_bytes(b"")   # remembered as not a card
     image = cv2.imread(str(out), cv2.IMREAD_UNCHANGED) if out.stat().st_size else None
     if image is None or image.ndim != 3 or image.shape[2] != 4:
         return None

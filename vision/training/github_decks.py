@@ -31,6 +31,7 @@ from vision.faces import FACE_HEIGHT, FACE_WIDTH, DeckUnusable
 from vision.quads import order_corners
 
 from .face import Face
+from .svg import render
 
 SUITS = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
 _RANKS = {"a": Rank.ACE, "ace": Rank.ACE, "1": Rank.ACE, "01": Rank.ACE,
@@ -157,13 +158,8 @@ def _decode(data: bytes, path: str, cache: Path) -> np.ndarray | None:
         if not png.exists():
             svg.parent.mkdir(parents=True, exist_ok=True)
             svg.write_bytes(data)
-            part = png.with_name(f"{png.stem}.{os.getpid()}.part.png")   # see designs.py
-            proc = subprocess.run(["rsvg-convert", "-h", "1056", "-o", str(part), str(svg)],
-                                  capture_output=True, timeout=120)
-            if proc.returncode != 0:
-                part.unlink(missing_ok=True)
+            if not render(svg, png, "-h", "1056"):
                 return None
-            part.replace(png)
         image = cv2.imread(str(png), cv2.IMREAD_UNCHANGED)
     else:
         image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED)
