@@ -18,9 +18,9 @@ the faces' indices printed 1.3 times bigger (vision.busy.jumbo_index; a jumbo-in
 `--lamps own`: each face photographed under a lamp of its own, dimmer or brighter, warmer or
 cooler than the scene's (vision.busy.photographed; the photos' cards were so cut out of videos);
 `--lamps warm`: the whole frame under a warm lamp no white balance corrects (busy.warm_lamp).
-`--deck letele` or `--deck cardsjs`: faces of a deck the corner reader never trained on
+`--deck letele` or `--deck tekeye`: faces of a deck the corner reader never trained on
 (bench/unseen_decks.py), instead of its training decks. letele set the reader's abstain threshold
-(a calibration deck): tune on it, with the default seed. cardsjs is an evaluation deck: measure
+(a calibration deck): tune on it, with the default seed. tekeye is an evaluation deck: measure
 only. `--deck vosloo`: photographs of a real Piatnik deck, cut out (a calibration deck too: tune
 on it), so the faces bear a real printer's ink, paper and camera.
 
@@ -42,7 +42,7 @@ import cv2
 import numpy as np
 
 from bench.unseen_decks import DECKS as UNSEEN_DECKS
-from bench.unseen_decks import PHOTOGRAPHED, make_deck, make_photographed_deck, unseen_dir
+from bench.unseen_decks import make_deck, unseen_dir
 from vision.busy import (
     DROPPED,
     HAND,
@@ -114,11 +114,11 @@ def main() -> int:
     parser.add_argument("--jumbo", type=float, default=1.0, metavar="TIMES",
                         help="print the faces' indices this many times bigger (a jumbo-index "
                              "deck, as the real photos' Bicycle; default 1: as drawn)")
-    parser.add_argument("--deck", choices=["training", *UNSEEN_DECKS, *PHOTOGRAPHED],
+    parser.add_argument("--deck", choices=["training", *UNSEEN_DECKS],
                         default="training",
                         help="the corner reader's training decks, or a deck it never trained "
                              "on (letele, vosloo: its calibration decks, vosloo photographed; "
-                             "cardsjs: an evaluation deck)")
+                             "tekeye: an evaluation deck)")
     parser.add_argument("--lamps", choices=LAMPS, default="scene",
                         help="own: each face photographed under a lamp of its own "
                              "(vision.busy.photographed), as the real photos' cards were; "
@@ -138,8 +138,7 @@ def main() -> int:
             return 1
     else:
         try:
-            make = make_photographed_deck if args.deck in PHOTOGRAPHED else make_deck
-            decks = {args.deck: load_face_folder(make(args.deck, unseen_dir()))}
+            decks = {args.deck: load_face_folder(make_deck(args.deck, unseen_dir()))}
         except (OSError, subprocess.SubprocessError, DeckUnusable) as exc:
             print(f"cannot make the faces of {args.deck} ({exc})")
             return 1

@@ -4,8 +4,8 @@
                                             [--zooms 0.95 1 1.05] [--no-middle]
 
 The committed model (vision/data/corner_reader.onnx) was trained without the evaluation
-designs listed in its JSON (see vision/training/designs.py: EVALUATION), and its abstain
-threshold was set on other left-out designs (CALIBRATION). Every pinochle face of each
+designs listed in its JSON (split "evaluation" in vision/training/github_decks.py), and its
+abstain threshold was set on other left-out designs (CALIBRATION). Every pinochle face of each
 evaluation design is shot `--shots` times with camera damage (vision/training/camera.py: 1.5-4.5
 px/mm, blur, noise, JPEG, lamp colour and glare, an outline a few pixels off) and read by the
 corner reader as `vision.identify` uses it (cv2.dnn, one core), without the stored corners'

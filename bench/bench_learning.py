@@ -2,13 +2,13 @@
 the real photos.
 
     .venv/bin/python bench/bench_learning.py [--hands 3] [--seed 1] [--decks N]
-    .venv/bin/python bench/bench_learning.py --deck letele|cardsjs [--hands 3] [--seed 1]
+    .venv/bin/python bench/bench_learning.py --deck letele|tekeye [--hands 3] [--seed 1]
     .venv/bin/python bench/bench_learning.py --photos [--phone] [--jobs 2]
 
 Each readable kdegames deck is played as a deck the table has never seen: it is read with a
 profile of the other decks only (as `bench_vision.py --held-out` does). These are the corner
 network's training decks, so it reads most of them at once: `--deck` plays instead a deck it
-never trained on (bench/unseen_decks.py: letele, a calibration deck to tune on; cardsjs, an
+never trained on (bench/unseen_decks.py: letele, a calibration deck to tune on; tekeye, an
 evaluation deck to measure only), read by the built-in profile as at a real table. A hand lays
 all 24 faces, three at a time on the play spots of a three-seat mat, each trick under a new
 camera pose and lamp, and the tracker reads them. What the table does with each is what a real table

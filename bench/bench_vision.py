@@ -11,7 +11,7 @@ missed. `--cards 12000` (10,000 or more) is what can show a misread rate of 1 in
 Speed: frames per CPU second of the whole tracker (finding, hands, marker checks, reading) on
 a 12-card 1920x1080 frame sequence, on one core (OpenCV and BLAS held to one thread): steady
 (each card read already) and over 80 frames from a fresh tracker, reads included.
-Unseen decks (bench/unseen_decks.py: npm cardsJS and @letele/playing-cards): the tracker's
+Unseen decks (bench/unseen_decks.py: @letele/playing-cards and Tek Eye's): the tracker's
 speed on their 12-card frames on a blue cloth, beside a plain threshold-and-contour reader
 (`baseline_reader`) on the same frames; and `find_cards` on 12-card scenes of them on seven
 cloth colours with touching meld cards (`--scenes`). Real photos
@@ -44,13 +44,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import cv2
 import numpy as np
 
-from bench.unseen_decks import DECKS as UNSEEN_DECKS
 from bench.unseen_decks import make_deck, unseen_dir
 from table.rules import ALL_CARDS, Card, CardPlayed
 from vision.build_atlas import profile_from_decks, readable_decks
 from vision.calibration import calibrate
 from vision.detect import Detection, card_outlines, find_cards, grow, order_corners, straighten
-from vision.faces import flatten, load_deck, load_face_folder
+from vision.faces import DeckUnusable, flatten, load_deck, load_face_folder
 from vision.index import PATCH_H, PATCH_W, READ_H, READ_W
 from vision.mat import mat_layout
 from vision.profile import DeckProfile
@@ -180,12 +179,15 @@ def cloth_scene(faces: Path | dict[Card, np.ndarray], cloth: tuple[int, int, int
     return scene
 
 
+SCENE_DECKS = ("letele", "tekeye")   # drawn decks the reader never trained on (unseen_decks)
+
+
 def unseen_faces() -> dict[str, Path]:
     """Folders of faces of decks the reader was not built from (bench/unseen_decks.py makes
-    them with npm and rsvg-convert); {} with a message when that cannot be done."""
+    them); {} with a message when that cannot be done."""
     try:
-        return {deck: make_deck(deck, unseen_dir()) for deck in UNSEEN_DECKS}
-    except (OSError, subprocess.SubprocessError) as exc:
+        return {deck: make_deck(deck, unseen_dir()) for deck in SCENE_DECKS}
+    except (OSError, subprocess.SubprocessError, DeckUnusable) as exc:
         print(f"unseen decks: cannot make their faces ({exc}); skipped")
         return {}
 

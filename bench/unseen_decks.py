@@ -1,14 +1,15 @@
 """Faces of decks the reader was never built from, for scenes of unseen decks (bench and
-tests): npm packages fetched with `npm pack`, drawn with rsvg-convert into a folder of
-`<card>.png` faces per deck, which `vision.faces.load_face_folder` reads.
+tests), as a folder of `<card>.png` faces per deck, which `vision.faces.load_face_folder` reads.
 
     .venv/bin/python bench/unseen_decks.py [--into DIR]
 
-Decks: cardsJS (npm cardsJS, one SVG per card) and letele (npm @letele/playing-cards, React
-components turned into SVG by bench/letele_svg.mjs). Not the reserved packages named in
-notes (kept for an independent check). And one photographed deck (`PHOTOGRAPHED`), for busy
-scenes only: vosloo, photographs of a real Piatnik deck from the corner reader's calibration
-split (vision/training/github_decks.py), read from its repository's snapshot.
+Decks: letele (npm @letele/playing-cards, a calibration deck: React components turned into SVG
+by bench/letele_svg.mjs, drawn with rsvg-convert), and decks of vision/training/github_decks.py
+read from their repository's snapshot (`GITHUB`): tekeye, Tek Eye's SVG cards (an evaluation
+deck), and vosloo, photographs of a real Piatnik deck (a calibration deck, for busy scenes).
+Never the reserved packages named in notes (kept for an independent check), nor their artwork
+under another name: npm cardsJS, once an evaluation deck here, is the artwork of the reserved
+@younestouati/playing-cards-standard-deck.
 """
 
 from __future__ import annotations
@@ -31,8 +32,10 @@ from vision.faces import FACE_HEIGHT, FACE_WIDTH, DeckUnusable, default_cache_di
 from vision.training import github_decks
 
 HERE = Path(__file__).resolve().parent
-DECKS = {"cardsjs": "cardsJS@1.1.1", "letele": "@letele/playing-cards@0.1.0"}
-PHOTOGRAPHED = {"vosloo": "gh-vosloo-photos"}   # name -> its entry in github_decks.DECKS
+NPM = {"letele": "@letele/playing-cards@0.1.0"}
+GITHUB = {"tekeye": "gh-tekeye", "vosloo": "gh-vosloo-photos"}   # -> github_decks.DECKS
+PHOTOGRAPHED = frozenset({"vosloo"})   # faces cut square from photos of a four-index deck
+DECKS = sorted(NPM | GITHUB)
 CORNER_RADIUS = 14   # px at the face size (3.5 mm): the photos are cut square, corners dark
 # The box, in shares of width and length, holding the index a four-index deck prints in its top
 # right corner (and turned round, bottom left); each glyph wholly in it is painted out.
@@ -55,31 +58,28 @@ def _npm_pack(spec: str, into: Path) -> Path:
     return folder / "package"
 
 
-def _svg_name(deck: str, card: Card) -> str:
+def _letele_svg(card: Card) -> str:
     rank = str(card)[:-1]
-    suit = str(card)[-1]
-    if deck == "letele":
-        return f"{suit}{rank.lower() if rank != '10' else '10'}.svg"
-    return f"{rank}{suit}.svg"
+    return f"{str(card)[-1]}{rank.lower() if rank != '10' else '10'}.svg"
 
 
-def make_deck(deck: str, into: Path) -> Path:
-    """Render one deck's 24 pinochle faces as PNG into `into/<deck>`; returns that folder."""
+def make_deck(deck: str, into: Path, root: Path | None = None) -> Path:
+    """One deck's 24 pinochle faces as PNG in `into/<deck>` (returns that folder); a deck of
+    `GITHUB` from the snapshot of its repository under `root` (`github_decks.SnapshotMissing`
+    says how to bring it)."""
+    if deck in GITHUB:
+        return make_github_deck(deck, into, root)
     out = into / deck
     if all((out / f"{c}.png").exists() for c in ALL_CARDS):
         return out
-    package = _npm_pack(DECKS[deck], into)
+    package = _npm_pack(NPM[deck], into)
     with tempfile.TemporaryDirectory() as tmp:
-        if deck == "letele":
-            subprocess.run(["node", str(HERE / "letele_svg.mjs"), str(package), tmp],
-                           check=True, timeout=300)
-            svgs = Path(tmp)
-        else:
-            svgs = package / "cards"
+        subprocess.run(["node", str(HERE / "letele_svg.mjs"), str(package), tmp],
+                       check=True, timeout=300)
         out.mkdir(parents=True, exist_ok=True)
         for card in ALL_CARDS:
             subprocess.run(["rsvg-convert", "-w", "504", "-o", str(out / f"{card}.png"),
-                            str(svgs / _svg_name(deck, card))], check=True, timeout=120)
+                            str(Path(tmp) / _letele_svg(card))], check=True, timeout=120)
     return out
 
 
@@ -121,21 +121,27 @@ def two_indices(face: np.ndarray) -> np.ndarray:
     return out
 
 
-def make_photographed_deck(name: str, into: Path, root: Path | None = None) -> Path:
-    """The 24 pinochle faces of a photographed deck as PNG in `into/<name>` (returns it),
-    from the snapshot of its repository under `root` (`github_decks.SnapshotMissing` says how
-    to bring it)."""
+def make_github_deck(name: str, into: Path, root: Path | None = None) -> Path:
+    """The 24 pinochle faces of a deck of `GITHUB` as PNG in `into/<name>` (returns it). A
+    photographed deck's faces are cut square from the photos: they get round corners and,
+    printed with four indices, two painted out (the photos' Bicycle prints two)."""
     out = into / name
     if all((out / f"{c}.png").exists() for c in ALL_CARDS):
         return out
-    entry = next(d for d in github_decks.DECKS if d.name == PHOTOGRAPHED[name])
-    faces = github_decks.load_faces(
-        entry, lambda image: cv2.resize(image, (FACE_WIDTH, FACE_HEIGHT),
-                                        interpolation=cv2.INTER_AREA), into / "github" / name, root)
+    entry = next(d for d in github_decks.DECKS if d.name == GITHUB[name])
+    photographed = name in PHOTOGRAPHED
+
+    def fit(image: np.ndarray) -> np.ndarray:
+        if not photographed:
+            return image
+        return cv2.resize(image, (FACE_WIDTH, FACE_HEIGHT), interpolation=cv2.INTER_AREA)
+
+    faces = github_decks.load_faces(entry, fit, into / "github" / name, root)
     out.mkdir(parents=True, exist_ok=True)
     for face in faces:
         if face.card is not None:   # not a 2-8 or a joker
-            cv2.imwrite(str(out / f"{face.card}.png"), rounded(two_indices(face.image)))
+            image = rounded(two_indices(face.image)) if photographed else face.image
+            cv2.imwrite(str(out / f"{face.card}.png"), image)
     missing = [str(c) for c in ALL_CARDS if not (out / f"{c}.png").exists()]
     if missing:
         raise DeckUnusable(f"{name} lacks {', '.join(missing)}")
@@ -150,7 +156,10 @@ def main() -> int:
         print("needs npm and rsvg-convert")
         return 1
     for deck in DECKS:
-        print(make_deck(deck, args.into))
+        try:
+            print(make_deck(deck, args.into))
+        except DeckUnusable as exc:   # a snapshot not brought: say how, make the others
+            print(f"{deck}: {exc}")
     return 0
 
 

@@ -68,7 +68,7 @@ def enroll_shots() -> tuple[dict[Card, np.ndarray], dict[Card, np.ndarray]]:
 
 @pytest.fixture(scope="session")
 def unseen_crops() -> list[tuple[str, str, np.ndarray]]:
-    """Straightened cards of designs the corner reader never trained or calibrated on, as
-    (design, card or "other_N", image) (tests/vision/make_unseen_crops.py)."""
+    """Straightened cards of designs the corner reader never trained on (evaluation designs and
+    a calibration one), as (design, card or "other_N", image): make_unseen_crops.py."""
     return [(p.parent.name, p.stem, read_image(p))
             for p in sorted((DATA / "unseen").glob("*/*.jpg"))]

@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 import pytest
 
-from table.rules import ALL_CARDS, Card
+from table.rules import ALL_CARDS, Card, Suit
 from vision.corners import NO_SUIT, OTHER_RANK
 from vision.faces import DeckUnusable
 from vision.training import github_decks
@@ -123,11 +123,22 @@ def test_small_ranks_are_other_faces_and_nonsense_is_nothing() -> None:
     ("jumbo", "rickcrawford/cards_dataset"), ("gen", "geaxgx/playing-card-detection"),
     ("std", "younestouati/playing-cards-standard-deck"),
     ("gh-bonded", "someone/solitaire-decks"), ("gh-x", "someone/gnome-cards-data-copy"),
-    ("gh-bicycle-jumbo", "someone/cards")])
+    ("gh-bicycle-jumbo", "someone/cards"), ("gh-pysol-me-uk", "shlomif/PySolFC-Cardsets"),
+    ("cardsJS", "npm:cardsJS-1.1.1")])
 def test_reserved_material_is_refused(name: str, repo: str) -> None:
     assert github_decks.refused(name, repo)
     with pytest.raises(ValueError, match="reserved"):
         github_decks.checked([GithubDeck(name, repo, "0" * 40, "x", "", "", "", "train")])
+
+
+@pytest.mark.parametrize("lineage", [
+    "Chris Aguilar's Vectorized Playing Cards", "Adrian Kennard's cards (www.me.uk/cards)"])
+def test_a_copy_of_reserved_artwork_is_refused_by_its_lineage(lineage: str) -> None:
+    # The reserved npm decks are these artworks: a copy under another name is theirs too.
+    deck = GithubDeck("gh-nice", "someone/cards", "0" * 40, "x", "", "CC0", lineage,
+                      "evaluation")
+    with pytest.raises(ValueError, match="reserved"):
+        github_decks.checked([deck])
 
 
 def test_the_listed_decks_are_allowed_and_pinned() -> None:
@@ -247,7 +258,8 @@ def _photographed_deck(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                        r"out/(?P<rank>\w+?)(?P<suit>[CDHS])_00\.jpg", "", "none", "a test",
                        "calibration")
     monkeypatch.setattr(github_decks, "DECKS", (entry,))
-    monkeypatch.setitem(unseen_decks.PHOTOGRAPHED, "fake", "gh-fake-photos")
+    monkeypatch.setitem(unseen_decks.GITHUB, "fake", "gh-fake-photos")
+    monkeypatch.setattr(unseen_decks, "PHOTOGRAPHED", frozenset({"fake"}))
 
 
 def test_a_photographed_deck_becomes_faces_with_round_corners_for_busy_scenes(
@@ -271,7 +283,7 @@ def test_a_photographed_deck_becomes_faces_with_round_corners_for_busy_scenes(
     files = {f"out/{card}_00.jpg": photo(card) for card in ALL_CARDS}
     files["out/7S_00.jpg"] = photo(Card.parse("AS"))
     _photographed_deck(tmp_path, monkeypatch, files)
-    folder = unseen_decks.make_photographed_deck("fake", tmp_path / "unseen", tmp_path / "mirror")
+    folder = unseen_decks.make_github_deck("fake", tmp_path / "unseen", tmp_path / "mirror")
     faces = load_face_folder(folder)
     assert sorted(faces) == sorted(ALL_CARDS)         # the seven of spades is no pinochle face
     face = faces[Card.parse("KH")]
@@ -295,4 +307,36 @@ def test_a_photographed_deck_lacking_a_face_is_unusable(
     assert ok
     _photographed_deck(tmp_path, monkeypatch, {"out/AS_00.jpg": bytes(data.tobytes())})
     with pytest.raises(DeckUnusable, match="fake lacks 9S, JS, QS, KS, 10S, 9H"):
-        unseen_decks.make_photographed_deck("fake", tmp_path / "unseen", tmp_path / "mirror")
+        unseen_decks.make_github_deck("fake", tmp_path / "unseen", tmp_path / "mirror")
+
+
+def test_a_drawn_deck_from_github_keeps_its_faces_as_drawn(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # An evaluation deck for the busy scenes (Tek Eye's): no corner rounded, no index painted.
+    from bench import unseen_decks
+    from vision.faces import load_face_folder
+
+    def face(card: Card) -> bytes:
+        image = np.full((352, 252, 4), 255, np.uint8)
+        for _ in range(2):   # an index at top left and at top right, and turned round
+            for x in (6, 200):
+                cv2.putText(image, str(card)[:-1], (x, 40), cv2.FONT_HERSHEY_SIMPLEX, 0.9,
+                            (0, 0, 0, 255), 3)
+            image = cv2.rotate(image, cv2.ROTATE_180)
+        ok, data = cv2.imencode(".png", image)
+        assert ok
+        return bytes(data.tobytes())
+
+    names = {Suit.SPADES: "spades", Suit.HEARTS: "hearts", Suit.CLUBS: "clubs",
+             Suit.DIAMONDS: "diamonds"}
+    ranks = {"A": "ace", "K": "king", "Q": "queen", "J": "jack", "10": "10", "9": "9"}
+    files = {f"faces/{ranks[str(c)[:-1]]}_of_{names[c.suit]}.png": face(c) for c in ALL_CARDS}
+    commit = _fake_snapshot(tmp_path, "someone/fake-cards", files)
+    monkeypatch.setattr(github_decks, "DECKS", (_fake_deck(commit, "evaluation"),))
+    monkeypatch.setitem(unseen_decks.GITHUB, "drawn", "gh-fake")
+    faces = load_face_folder(
+        unseen_decks.make_deck("drawn", tmp_path / "unseen", tmp_path / "mirror"))
+    assert sorted(faces) == sorted(ALL_CARDS)
+    king = faces[Card.parse("KH")]
+    assert king[0, 0, 3] == 255 and king[-1, -1, 3] == 255     # square corners, as drawn
+    assert king[10:40, -52:-10, :3].min() < 80                 # the top right index is kept

@@ -41,7 +41,7 @@ from . import designs as design_list
 from .designs import Design, cache_dir
 from .occlude import cover_corner
 
-NPM_DECKS = ("cardsJS@1.1.1", "@letele/playing-cards@0.1.0")
+NPM_DECKS = ("@letele/playing-cards@0.1.0",)
 # Ways of pooling the two corners calibration chooses from (vision.corners.pool).
 POOLING = tuple((independence, hidden) for independence in (0.0, 0.5, 1.0)
                 for hidden in (0.0, 0.03, 0.1, 0.3, 1.0))

@@ -43,10 +43,9 @@ _KDE_SUIT = {Suit.SPADES: "spade", Suit.HEARTS: "heart", Suit.CLUBS: "club",
 KDE_DECKS = ("svg-ancient-egyptians", "svg-dondorf", "svg-gm-paris", "svg-jolly-royal",
              "svg-nicu-ornamental", "svg-nicu-white", "svg-penguins", "svg-standard",
              "svg-tigullio-international")
-# Designs never trained on: calibration sets the abstain threshold, evaluation is the bench.
-# (Decks from GitHub carry their own split: github_decks.DECKS.)
+# Designs never trained on: calibration sets the abstain threshold. The evaluation designs, the
+# bench's, are all decks from GitHub, which carry their own split (github_decks.DECKS).
 CALIBRATION = ("svg-penguins", "svg-nicu-white", "letele")
-EVALUATION = ("cardsJS",)
 SYNTH_DESIGNS = 240            # font-drawn designs (a sixth of the fonts calibrate)
 
 
@@ -68,8 +67,6 @@ def cache_dir() -> Path:
 
 
 def _split(name: str) -> str:
-    if name in EVALUATION:
-        return "evaluation"
     return "calibration" if name in CALIBRATION else "train"
 
 
@@ -127,20 +124,6 @@ def _svg_faces(labelled: list[tuple[Path, int, int]], cache: Path) -> list[Face]
     return faces
 
 
-def _cardsjs_faces(root: Path) -> list[Face]:
-    ranks = {"A": Rank.ACE, "K": Rank.KING, "Q": Rank.QUEEN, "J": Rank.JACK, "T": Rank.TEN,
-             "9": Rank.NINE}
-    labelled = []
-    for svg in sorted((root / "dist" / "cards").glob("*.svg")):
-        stem = svg.stem
-        if stem.startswith("10"):   # the same faces as TC, TD, TH, TS
-            continue
-        rank = int(ranks[stem[:-1]]) if stem[:-1] in ranks else OTHER_RANK
-        suit = SUITS.index(Suit.parse(stem[-1])) if stem[-1] in "SHCD" else NO_SUIT
-        labelled.append((svg, rank, suit))
-    return _svg_faces(labelled, cache_dir() / "cardsJS")
-
-
 def _letele_faces(folder: Path) -> list[Face]:
     """@letele/playing-cards, its React components written out as SVG files (S10, Hq, B1...)."""
     ranks = {"a": Rank.ACE, "k": Rank.KING, "q": Rank.QUEEN, "j": Rank.JACK, "10": Rank.TEN,
@@ -183,10 +166,6 @@ def designs(synth_count: int = SYNTH_DESIGNS) -> list[Design]:
         if deck not in SHARED_WITH_RESERVED and (CARDDECKS / deck).is_dir():
             out.append(Design(deck, f"debian:kdegames-card-data-kf5={kde_version}",
                               _split(deck), lambda d=deck: _kde_faces(d)))   # type: ignore[misc]
-    cardsjs = _npm_dir("cardsJS")
-    if cardsjs is not None:
-        out.append(Design("cardsJS", f"npm:{cardsjs.parent.name}", _split("cardsJS"),
-                          lambda: _cardsjs_faces(cardsjs)))
     letele = _npm_dir("letele-playing-cards")
     if letele is not None and (cache_dir() / "letele").is_dir():
         out.append(Design("letele", f"npm:{letele.parent.name}", _split("letele"),

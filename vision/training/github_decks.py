@@ -49,8 +49,11 @@ RESERVED_REPOS = frozenset({
     "rickcrawford/cards_dataset", "geaxgx/playing-card-detection",
     "younestouati/playing-cards-standard-deck", "heruka_urgyen/react-playing-cards",
     "gnome/aisleriot", "gnome/gnome-games"})
+# Artwork the reserved packages share, under any name: @younestouati's deck is Chris Aguilar's
+# Vectorized Playing Cards (so is npm cardsJS); @heruka_urgyen's is Adrian Kennard's me.uk cards.
 RESERVED_WORDS = ("gnome-cards", "aisleriot/cards", "bonded", "anglo", "younestouati",
-                  "heruka", "bicycle")
+                  "heruka", "bicycle", "aguilar", "vectorized", "cardsjs", "kennard", "me.uk",
+                  "me-uk")
 
 
 class SnapshotMissing(DeckUnusable):
@@ -102,14 +105,16 @@ def available(deck: GithubDeck, cache: Path, root: Path | None = None) -> bool:
     return True
 
 
-def refused(name: str, repo: str) -> str | None:
-    """Why a deck may not be used (reserved for the independent check), or None."""
-    text = f"{name} {repo}".lower()
-    if repo.lower() in RESERVED_REPOS:
-        return f"{repo} is reserved for the independent check"
+def refused(name: str, source: str) -> str | None:
+    """Why a deck may not be used (reserved for the independent check), or None. `source` is
+    its repository, or anything saying where it and its artwork come from."""
+    text = f"{name} {source}".lower()
+    for repo in RESERVED_REPOS:
+        if repo in text:
+            return f"{name} ({source}): {repo} is reserved for the independent check"
     for word in RESERVED_WORDS:
         if word in text:
-            return f"{name} ({repo}) looks like reserved material ({word!r})"
+            return f"{name} ({source}) looks like reserved material ({word!r})"
     return None
 
 
@@ -269,7 +274,7 @@ def checked(decks: Iterable[GithubDeck]) -> tuple[GithubDeck, ...]:
     """The decks, or ValueError naming one that is reserved, badly split or named twice."""
     out: tuple[GithubDeck, ...] = ()
     for deck in decks:
-        why = refused(deck.name, deck.repo)
+        why = refused(deck.name, deck.source)
         if why:
             raise ValueError(why)
         if deck.split not in ("train", "calibration", "evaluation"):
@@ -280,8 +285,7 @@ def checked(decks: Iterable[GithubDeck]) -> tuple[GithubDeck, ...]:
     return out
 
 
-# Lineages. cardsJS (an evaluation design) is Chris Aguilar's Vectorized Playing Cards: no copy
-# of that artwork may be added here.
+# Lineages.
 _KNOLL = "Byron Knoll's vector-playing-cards"
 _SPATZ = "Saul Spatz's SVGCards, jumbo index"
 
@@ -351,7 +355,6 @@ DECKS = checked((
                r"hacks/images/klondike/(?P<suit>[CDHS])(?P<rank>[2-9TJQKA])\.png",
                r"hacks/images/klondike/back\d?\.png", "CC0 (backs CC-BY-SA)",
                "Dmitry Fomin's English pattern (courts as Byron Knoll's)", "train"),
-    _pysol("me-uk", "CC0", "Adrian Kennard's me.uk cards", "evaluation"),
     _pysol("xskat-french-large", "GPL-2.0+", "XSkat's French deck (Gunter Gerhardt)",
            "train"),
     _pysol("flying-high", "GPL, pictures CC0", "PySol's aviation deck", "train"),
