@@ -102,7 +102,9 @@ def test_a_snapshot_without_the_pinned_commit_is_unusable(tmp_path: Path) -> Non
 @pytest.mark.parametrize("rank, suit, want", [
     ("ace", "spades", ("A", "S")), ("K", "h", ("K", "H")), ("Queen", "Clubs", ("Q", "C")),
     ("jack", "diamond", ("J", "D")), ("T", "S", ("10", "S")), ("10", "hearts", ("10", "H")),
-    ("9", "c", ("9", "C")), ("1", "d", ("A", "D"))])
+    ("9", "c", ("9", "C")), ("1", "d", ("A", "D")), ("es", "spar", ("A", "S")),
+    ("konge", "kloer", ("K", "C")), ("dame", "hjerter", ("Q", "H")),
+    ("knaegt", "ruder", ("J", "D"))])
 def test_file_names_give_ranks_and_suits(rank: str, suit: str, want: tuple[str, str]) -> None:
     labelled = github_decks.label(rank, suit)
     assert labelled is not None
@@ -139,6 +141,21 @@ def test_a_copy_of_reserved_artwork_is_refused_by_its_lineage(lineage: str) -> N
                       "evaluation")
     with pytest.raises(ValueError, match="reserved"):
         github_decks.checked([deck])
+
+
+@pytest.mark.parametrize("name, paths, want", [
+    ("gh-gruppe9-photos", ["app/src/main/res/drawable/spares.jpg",
+                           "app/src/main/res/drawable/hjerterknaegt.jpg",
+                           "app/src/main/res/drawable/ruder10.jpg",
+                           "app/src/main/res/drawable/test1.jpg"], ["AS", "JH", "10D"]),
+    ("gh-kalkaran-photos", ["data/cards/As/As.jpg", "data/cards/10h/10h.jpg",
+                            "data/cards/Qd/Kd.jpg", "data/cards/Jc/Jc.png"], ["AS", "10H"])])
+def test_a_listed_deck_names_its_faces_from_its_file_names(name: str, paths: list[str],
+                                                           want: list[str]) -> None:
+    deck = next(d for d in github_decks.DECKS if d.name == name)
+    named = [Card.from_index(suit * 6 + rank) for _, rank, suit in
+             github_decks.labelled_paths(deck, paths)]
+    assert named == [Card.parse(c) for c in want]
 
 
 def test_the_listed_decks_are_allowed_and_pinned() -> None:

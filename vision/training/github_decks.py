@@ -39,7 +39,9 @@ _RANKS = {"a": Rank.ACE, "ace": Rank.ACE, "1": Rank.ACE, "01": Rank.ACE,
           "q": Rank.QUEEN, "queen": Rank.QUEEN, "12": Rank.QUEEN,
           "j": Rank.JACK, "jack": Rank.JACK, "11": Rank.JACK,
           "10": Rank.TEN, "t": Rank.TEN, "ten": Rank.TEN,
-          "9": Rank.NINE, "09": Rank.NINE, "nine": Rank.NINE}
+          "9": Rank.NINE, "09": Rank.NINE, "nine": Rank.NINE,
+          "es": Rank.ACE, "konge": Rank.KING, "dame": Rank.QUEEN, "knaegt": Rank.JACK}  # Danish
+_DANISH_SUITS = {"spar": "spades", "hjerter": "hearts", "kloer": "clubs", "ruder": "diamonds"}
 _OTHER_RANKS = {str(n) for n in range(2, 9)} | {f"0{n}" for n in range(2, 9)} | {
     "two", "three", "four", "five", "six", "seven", "eight"}
 
@@ -122,6 +124,7 @@ def label(rank_token: str, suit_token: str) -> tuple[int, int] | None:
     """(rank, suit) of a face named by its file: a pinochle rank, or OTHER_RANK for 2-8;
     None when the tokens name no ordinary card."""
     suit_token = suit_token.lower()
+    suit_token = _DANISH_SUITS.get(suit_token, suit_token)
     suit = next((s.index for s in SUITS if suit_token
                  and s.name.lower().startswith(suit_token.rstrip("s") or suit_token)), None)
     if suit is None:
@@ -349,6 +352,21 @@ DECKS = checked((
                r"training/(?!Jhearts)(?P<rank>[0-9AJQK]+)(?P<suit>clubs|diamonds|hearts|spades)"
                r"\.jpg", "",
                "no licence stated", "photographs of a real standard-index deck", "evaluation",
+               photo=True),
+    # Photographs of a real four-index deck (serif indices, an eagle in the ace of spades),
+    # each already straightened to the card by its author (224 x 340). No licence stated.
+    GithubDeck("gh-kalkaran-photos", "kalkaran/PlayingCard_Dataset_Creation",
+               "761fb832ed4416f878c64d01d44ba9f85011ca98",
+               r"data/cards/(?P<rank>10|[2-9AJQK])(?P<suit>[cdhs])/(?P=rank)(?P=suit)\.jpg", "",
+               "no licence stated", "straightened photographs of a real four-index deck",
+               "evaluation"),
+    # Phone photographs of a real two-index deck (serif indices, its own ace of spades) on a
+    # table, named in Danish. The images were deleted at later commits. No licence stated.
+    GithubDeck("gh-gruppe9-photos", "Gruppe9DTU/Gruppe9_KabaleRobot",
+               "6929d062ed79eb604fb0180d5d372d0d44556614",
+               r"app/src/main/res/drawable/(?P<suit>spar|hjerter|kloer|ruder)"
+               r"(?P<rank>\d+|es|konge|dame|knaegt)\.jpg", "",
+               "no licence stated", "photographs of a real two-index deck", "evaluation",
                photo=True),
     GithubDeck("gh-xscreensaver-fomin", "Zygo/xscreensaver",
                "906693799e4fb7581436590cf84ecb2d3c9186ba",
